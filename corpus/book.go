@@ -126,4 +126,5 @@ type Verse struct {
 	Chapter int
 	Number  int
 	Text    string // plain KJV text, no markup, no paragraph marks
+	Title   string // a psalm title standing before the verse, kept apart from its text
 }
