@@ -1,0 +1,205 @@
+// Package ingest loads the SWORD modules into the store: the KJV text, the
+// WEB wording mapped onto KJV verses as a retrieval aid, and what derives
+// from them (the retrieval index). A re-run with unchanged modules is a
+// no-op; a changed module replaces the corpus in one transaction.
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/sword"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store"
+)
+
+// Module names in Debian's sword-text-kjv and sword-text-web packages.
+const (
+	KJVModule = "engKJV2006eb"
+	WEBModule = "engWEB2015eb"
+)
+
+// Options configure a run.
+type Options struct {
+	SwordDir string    // SWORD library, e.g. /usr/share/sword
+	Force    bool      // re-ingest even when checksums are unchanged
+	Progress io.Writer // where to draw a progress bar; nil for none
+	// Embedder is the embedder whose index Run builds after the verses
+	// (the zero value is the local one).
+	Embedder pipeline.EmbedderConfig
+}
+
+// Report says what a run did.
+type Report struct {
+	Index     pipeline.IndexReport
+	Skipped   bool
+	Verses    int
+	WebVerses int // KJV verses that received WEB wording
+	Books     int
+	Chapters  int
+	Duration  time.Duration
+	Modules   []store.Module
+}
+
+// Corpus loads the KJV (and WEB) into st unless the stored checksums
+// already match.
+func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) {
+	start := time.Now()
+	var rep Report
+	kjv, err := sword.Open(opts.SwordDir, KJVModule)
+	if err != nil {
+		return rep, fmt.Errorf("ingest: open %s (is sword-text-kjv installed?): %w", KJVModule, err)
+	}
+	web, err := sword.Open(opts.SwordDir, WEBModule)
+	if err != nil {
+		return rep, fmt.Errorf("ingest: open %s (is sword-text-web installed?): %w", WEBModule, err)
+	}
+	kjvSum, err := kjv.Checksum()
+	if err != nil {
+		return rep, fmt.Errorf("ingest: %w", err)
+	}
+	webSum, err := web.Checksum()
+	if err != nil {
+		return rep, fmt.Errorf("ingest: %w", err)
+	}
+	// The checksum also covers how we turn markup into rows, so a change
+	// to that code re-ingests.
+	kjvSum = sum(kjvSum, FormatVersion)
+	webSum = sum(webSum, FormatVersion)
+	have, err := st.Modules(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if !opts.Force && have[KJVModule].Checksum == kjvSum && have[WEBModule].Checksum == webSum {
+		rep.Skipped = true
+		rep.Verses = have[KJVModule].Entries
+		rep.Duration = time.Since(start)
+		return rep, nil
+	}
+
+	var bar *progressbar.ProgressBar
+	if opts.Progress != nil {
+		bar = progressbar.NewOptions(corpus.VerseCount*2,
+			progressbar.OptionSetWriter(opts.Progress),
+			progressbar.OptionSetDescription("ingest"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(50*time.Millisecond))
+	}
+	tick := func() {
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+
+	rows := make([]store.VerseRow, 0, corpus.VerseCount)
+	index := make(map[corpus.VerseID]int, corpus.VerseCount)
+	chapters := map[int]bool{}
+	err = kjv.Each(func(book string, ch, v int, raw string) error {
+		tick()
+		b, ok := corpus.BookByOSIS(book)
+		if !ok {
+			return fmt.Errorf("ingest: %s has unknown book %q", KJVModule, book)
+		}
+		t := sword.PlainText(raw)
+		if t.Text == "" {
+			return fmt.Errorf("ingest: %s %s %d:%d is empty", KJVModule, book, ch, v)
+		}
+		id := corpus.NewVerseID(b.Number, ch, v)
+		index[id] = len(rows)
+		chapters[b.Number*1000+ch] = true
+		rows = append(rows, store.VerseRow{ID: id, Text: t.Text, Title: t.Title, Paragraph: t.Paragraph})
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	books := map[int]bool{}
+	for id := range index {
+		books[id.Book()] = true
+	}
+	// Refuse anything but the complete KJV versification: a partial or
+	// re-versified module would silently break references.
+	if len(rows) != corpus.VerseCount || len(books) != corpus.BookCount || len(chapters) != corpus.ChapterCount {
+		return rep, fmt.Errorf("ingest: %s has %d books, %d chapters, %d verses; want %d, %d, %d",
+			KJVModule, len(books), len(chapters), len(rows), corpus.BookCount, corpus.ChapterCount, corpus.VerseCount)
+	}
+
+	webVerses := map[corpus.VerseID]bool{}
+	err = web.Each(func(book string, ch, v int, raw string) error {
+		tick()
+		id, ok := sword.KJVVerseID(book, ch, v)
+		if !ok {
+			return nil // deuterocanon, or a verse the KJV does not have
+		}
+		i, ok := index[id]
+		if !ok {
+			return nil
+		}
+		t := sword.PlainText(raw)
+		if t.Text == "" {
+			return nil
+		}
+		if rows[i].WebText != "" {
+			rows[i].WebText += " " + t.Text
+		} else {
+			rows[i].WebText = t.Text
+		}
+		webVerses[id] = true
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+
+	rep.Modules = []store.Module{
+		{Name: KJVModule, Role: "text", Version: kjv.Version, Checksum: kjvSum, Entries: len(rows)},
+		{Name: WEBModule, Role: "parallel", Version: web.Version, Checksum: webSum, Entries: len(webVerses)},
+	}
+	if err := st.ReplaceCorpus(ctx, rows, rep.Modules, nil); err != nil {
+		return rep, err
+	}
+	rep.Verses, rep.WebVerses, rep.Books, rep.Chapters = len(rows), len(webVerses), len(books), len(chapters)
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+// FormatVersion names the current way markup becomes rows; bump it when
+// PlainText or the mapping changes so existing databases re-ingest.
+const FormatVersion = "rows-v1"
+
+func sum(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:])
+}
+
+// Version identifies everything ingest derives from the modules, for test
+// templates: the row format and the local embedder's design.
+func Version() string { return FormatVersion + "+" + pipeline.LocalVersion() }
+
+// Run is the whole ingest: the corpus, then the embedder's index over it.
+// Each step is skipped when what it would write is already there.
+func Run(ctx context.Context, st *store.Store, opts Options) (Report, error) {
+	rep, err := Corpus(ctx, st, opts)
+	if err != nil {
+		return rep, err
+	}
+	start := time.Now()
+	rep.Index, err = pipeline.BuildIndex(ctx, st, opts.Embedder, opts.Force)
+	if err != nil {
+		return rep, fmt.Errorf("ingest: %w", err)
+	}
+	rep.Duration += time.Since(start)
+	return rep, nil
+}

@@ -1,0 +1,129 @@
+package storetest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/ingest"
+)
+
+// SwordDir is where tests read the SWORD modules from.
+const SwordDir = "/usr/share/sword"
+
+// NewCorpusStore returns a store on a fresh database that already holds the
+// full ingested corpus. The first call on a machine builds a template
+// database (migrate + ingest, a few seconds); later calls, in any test
+// binary, clone it, which costs a file copy. The template's name hashes the
+// migrations and the ingest format, so a change to either builds a new one.
+func NewCorpusStore(t testing.TB) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	tpl, err := corpusTemplate(ctx)
+	if err != nil {
+		t.Fatalf("storetest: corpus template: %v", err)
+	}
+	st := open(t, newURL(t, tpl))
+	return st
+}
+
+func templateName() (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(store.MigrationsFS(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(store.MigrationsFS(), path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", path, b)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprint(h, ingest.Version())
+	return "selah_tpl_" + hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func corpusTemplate(ctx context.Context) (string, error) {
+	name, err := templateName()
+	if err != nil {
+		return "", err
+	}
+	admin, err := pgx.Connect(ctx, AdminURL())
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close(ctx)
+	// One builder at a time across all test binaries.
+	if _, err := admin.Exec(ctx, `SELECT pg_advisory_lock(7361627)`); err != nil {
+		return "", err
+	}
+	defer admin.Exec(context.Background(), `SELECT pg_advisory_unlock(7361627)`)
+
+	var exists bool
+	if err := admin.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		return "", err
+	}
+	if exists {
+		return name, nil
+	}
+	// Drop stale templates of earlier schemas, then build this one under a
+	// temporary name so a crash never leaves a half-built template behind.
+	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'selah_tpl_%'`)
+	if err != nil {
+		return "", err
+	}
+	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", err
+	}
+	for _, s := range stale {
+		admin.Exec(ctx, fmt.Sprintf(`ALTER DATABASE %s IS_TEMPLATE false`, pgx.Identifier{s}.Sanitize()))
+		admin.Exec(ctx, fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, pgx.Identifier{s}.Sanitize()))
+	}
+	building := name + "_building"
+	if err := createDatabase(ctx, building, ""); err != nil {
+		return "", err
+	}
+	if err := fill(ctx, dbURL(building)); err != nil {
+		dropDatabase(building)
+		return "", err
+	}
+	for _, sql := range []string{
+		fmt.Sprintf(`ALTER DATABASE %s RENAME TO %s`, pgx.Identifier{building}.Sanitize(), pgx.Identifier{name}.Sanitize()),
+		fmt.Sprintf(`ALTER DATABASE %s IS_TEMPLATE true`, pgx.Identifier{name}.Sanitize()),
+	} {
+		if _, err := admin.Exec(ctx, sql); err != nil {
+			dropDatabase(building)
+			return "", err
+		}
+	}
+	return name, nil
+}
+
+func fill(ctx context.Context, u string) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	st, err := store.Open(ctx, u)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	if _, err := ingest.Run(ctx, st, ingest.Options{SwordDir: SwordDir}); err != nil {
+		return err
+	}
+	return nil
+}
