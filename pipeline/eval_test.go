@@ -1,0 +1,68 @@
+package pipeline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
+)
+
+func TestDefaultEvalCases(t *testing.T) {
+	cases, err := pipeline.DefaultEvalCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 70 {
+		t.Fatalf("%d cases, want at least 70", len(cases))
+	}
+	kinds := map[string]int{}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		kinds[c.Kind]++
+		if seen[c.Query] {
+			t.Errorf("duplicate query %q", c.Query)
+		}
+		seen[c.Query] = true
+		if len(c.Hits) == 0 {
+			t.Errorf("%q has no hits", c.Query)
+		}
+		for _, id := range c.Hits {
+			if !id.Valid() {
+				t.Errorf("%q: invalid verse %d", c.Query, id)
+			}
+		}
+	}
+	for _, k := range []string{pipeline.KindQuote, pipeline.KindParaphrase, pipeline.KindTopical} {
+		if kinds[k] < 15 {
+			t.Errorf("%d %s cases, want at least 15", kinds[k], k)
+		}
+	}
+	if len(kinds) != 3 {
+		t.Errorf("kinds %v", kinds)
+	}
+}
+
+func TestReadEvalCases(t *testing.T) {
+	in := `{"query": "a", "kind": "quote", "hits": ["John 3:16", "Matthew 5:3-5"]}
+
+{"query": "b", "kind": "topical", "hits": ["Jude 1:3"]}
+`
+	cases, err := pipeline.ReadEvalCases(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || len(cases[0].Hits) != 4 || cases[0].Hits[3] != corpus.NewVerseID(40, 5, 5) {
+		t.Fatalf("cases %+v", cases)
+	}
+	for _, bad := range []string{
+		`{"query": "a", "kind": "quote", "hits": ["Hezekiah 1:1"]}`,
+		`{"query": "a", "kind": "quote", "hits": []}`,
+		`{"query": "", "kind": "quote", "hits": ["John 3:16"]}`,
+		`not json`,
+	} {
+		if _, err := pipeline.ReadEvalCases(strings.NewReader(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
