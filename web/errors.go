@@ -1,0 +1,115 @@
+package web
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah"
+)
+
+// statusOf is the one table that maps application error codes to HTTP
+// statuses. Codes not listed are internal errors.
+var statusOf = map[string]int{
+	selah.EINVALID:             http.StatusBadRequest,
+	selah.EINVALIDREF:          http.StatusBadRequest,
+	selah.EPASSAGETOOLARGE:     http.StatusBadRequest,
+	selah.EPASSAGENOTFOUND:     http.StatusNotFound,
+	selah.ETOPICNOTFOUND:       http.StatusNotFound,
+	selah.ENOTFOUND:            http.StatusNotFound,
+	selah.EMETHOD:              http.StatusMethodNotAllowed,
+	selah.EUNSUPPORTEDMEDIA:    http.StatusUnsupportedMediaType,
+	selah.ETOOLARGE:            http.StatusRequestEntityTooLarge,
+	selah.EMISSINGKEY:          http.StatusUnauthorized,
+	selah.EINVALIDKEY:          http.StatusUnauthorized,
+	selah.EUNAUTHORIZED:        http.StatusUnauthorized,
+	selah.EKEYREVOKED:          http.StatusForbidden,
+	selah.EKEYDISABLED:         http.StatusForbidden,
+	selah.EKEYEXPIRED:          http.StatusForbidden,
+	selah.EACCOUNTDISABLED:     http.StatusForbidden,
+	selah.EFORBIDDEN:           http.StatusForbidden,
+	selah.ECONFLICT:            http.StatusConflict,
+	selah.ERATELIMITED:         http.StatusTooManyRequests,
+	selah.ECONCURRENCY:         http.StatusTooManyRequests,
+	selah.EQUOTA:               http.StatusTooManyRequests,
+	selah.ETIMEOUT:             http.StatusGatewayTimeout,
+	selah.EWORKERSUNAVAILABLE:  http.StatusServiceUnavailable,
+	selah.EEMBEDDERUNAVAILABLE: http.StatusServiceUnavailable,
+	selah.EUNAVAILABLE:         http.StatusServiceUnavailable,
+	selah.EINTERNAL:            http.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status for an application error code.
+func StatusOf(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorBody is the JSON shape of every error response.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the inside of ErrorBody.
+type ErrorDetail struct {
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"requestId"`
+}
+
+// errorHandler is Fiber's error handler: every error a handler or
+// middleware returns, and every error Fiber raises itself (unknown route,
+// wrong method, oversized body), becomes the JSON error body here.
+func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		err = fromFiber(fe)
+	}
+	code := selah.ErrorCode(err)
+	status := StatusOf(code)
+	if status >= 500 && code == selah.EINTERNAL {
+		logger(c).Error("request failed", slog.String("error", err.Error()))
+	}
+	var ae *selah.Error
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
+	}
+	if status == http.StatusUnauthorized {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="selah"`)
+	}
+	if acceptsHTML(c) && !isAPI(c) {
+		return s.renderErrorPage(c, status, selah.ErrorMessage(err))
+	}
+	return c.Status(status).JSON(ErrorBody{Error: ErrorDetail{
+		Code:      code,
+		Message:   selah.ErrorMessage(err),
+		RequestID: RequestID(c),
+	}})
+}
+
+func fromFiber(fe *fiber.Error) error {
+	switch fe.Code {
+	case fiber.StatusNotFound:
+		return selah.Errorf(selah.ENOTFOUND, "No such endpoint. See /api/v1/openapi.json for the API.")
+	case fiber.StatusMethodNotAllowed:
+		return selah.Errorf(selah.EMETHOD, "Method not allowed on this endpoint.")
+	case fiber.StatusRequestEntityTooLarge:
+		return selah.Errorf(selah.ETOOLARGE, "Request body too large.")
+	case fiber.StatusUnsupportedMediaType:
+		return selah.Errorf(selah.EUNSUPPORTEDMEDIA, "Content-Type must be application/json.")
+	case fiber.StatusBadRequest:
+		return selah.Errorf(selah.EINVALID, "Malformed request.")
+	case fiber.StatusRequestHeaderFieldsTooLarge:
+		return selah.Errorf(selah.EINVALID, "Request headers too large.")
+	default:
+		if fe.Code >= 500 {
+			return fe
+		}
+		return selah.Errorf(selah.EINVALID, "%s", fe.Message)
+	}
+}

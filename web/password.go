@@ -1,0 +1,75 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// Passwords are hashed with argon2id (RFC 9106) and stored as PHC strings,
+// e.g.
+//
+//	$argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash>
+//
+// with unpadded standard base64 salt (16 bytes) and hash (32 bytes). The
+// parameters are RFC 9106's second recommendation (64 MiB, 3 passes, 4
+// lanes). They are written into every hash, so they can be raised later
+// without invalidating stored passwords. Unlike API keys, passwords are
+// chosen by people and guessable, hence a slow, salted, memory-hard hash.
+const (
+	argonMemory  = 64 * 1024 // KiB
+	argonTime    = 3
+	argonThreads = 4
+	argonSaltLen = 16
+	argonKeyLen  = 32
+)
+
+// HashPassword returns the argon2id PHC string of pw.
+func HashPassword(pw string) (string, error) {
+	salt := make([]byte, argonSaltLen)
+	if _, err := rand.Read(salt); err != nil {
+		return "", fmt.Errorf("web: password salt: %w", err)
+	}
+	sum := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(sum)), nil
+}
+
+// CheckPassword reports whether pw matches the PHC string hash. A malformed
+// hash, or one with parameters beyond sane bounds, never matches.
+func CheckPassword(hash, pw string) bool {
+	parts := strings.Split(hash, "$")
+	// "", "argon2id", "v=19", "m=..,t=..,p=..", salt, hash
+	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" {
+		return false
+	}
+	var version int
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false
+	}
+	var m, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil {
+		return false
+	}
+	// Bounds keep a corrupted row from costing gigabytes or minutes.
+	if m < 8 || m > 1<<20 || t < 1 || t > 16 || p < 1 || p > 16 {
+		return false
+	}
+	b64 := base64.RawStdEncoding
+	salt, err := b64.DecodeString(parts[4])
+	if err != nil || len(salt) < 8 {
+		return false
+	}
+	want, err := b64.DecodeString(parts[5])
+	if err != nil || len(want) < 16 || len(want) > 64 {
+		return false
+	}
+	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}

@@ -1,0 +1,131 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/corpus"
+)
+
+// MaxPassageVerses caps one /scripture response. The longest chapter
+// (Psalm 119) has 176 verses, so any whole chapter fits.
+const MaxPassageVerses = 200
+
+// VerseJSON is one verse in API responses.
+type VerseJSON struct {
+	Reference string `json:"reference"`
+	Book      string `json:"book"`
+	Chapter   int    `json:"chapter"`
+	Verse     int    `json:"verse"`
+	Text      string `json:"text"`
+	Title     string `json:"title,omitempty"`
+}
+
+// BookJSON describes the book of a passage.
+type BookJSON struct {
+	Number    int    `json:"number"`
+	Name      string `json:"name"`
+	OSIS      string `json:"osis"`
+	Testament string `json:"testament"`
+	Chapters  int    `json:"chapters"`
+}
+
+// ChapterLink points to a neighbouring chapter.
+type ChapterLink struct {
+	Reference string `json:"reference"`
+	URL       string `json:"url"`
+}
+
+// PassageResponse is the body of GET /scripture.
+type PassageResponse struct {
+	Reference   string       `json:"reference"`
+	Translation string       `json:"translation"`
+	Book        BookJSON     `json:"book"`
+	Verses      []VerseJSON  `json:"verses"`
+	Text        string       `json:"text"`
+	VerseCount  int          `json:"verseCount"`
+	Previous    *ChapterLink `json:"previous"`
+	Next        *ChapterLink `json:"next"`
+	RequestID   string       `json:"requestId"`
+}
+
+func scriptureURL(ref string) string {
+	return "/api/v1/scripture?ref=" + url.QueryEscape(ref)
+}
+
+func verseJSON(v corpus.Verse) VerseJSON {
+	return VerseJSON{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number, Text: v.Text, Title: v.Title}
+}
+
+// chapterLink returns the chapter delta chapters away from book b chapter
+// ch, crossing book boundaries, or nil past either end of the canon.
+func chapterLink(b corpus.Book, ch, delta int) *ChapterLink {
+	ch += delta
+	for ch < 1 || ch > b.Chapters() {
+		nb, ok := corpus.BookByNumber(b.Number + delta)
+		if !ok {
+			return nil
+		}
+		b = nb
+		if delta < 0 {
+			ch = b.Chapters()
+		} else {
+			ch = 1
+		}
+	}
+	ref := corpus.Reference{Book: b, StartChapter: ch, StartVerse: 1, EndChapter: ch, EndVerse: b.Verses(ch)}.String()
+	return &ChapterLink{Reference: ref, URL: scriptureURL(ref)}
+}
+
+func joinText(vs []corpus.Verse) string {
+	var sb strings.Builder
+	for i, v := range vs {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(v.Text)
+	}
+	return sb.String()
+}
+
+// scripture serves GET /scripture?ref=.
+func (s *Server) scripture(c *fiber.Ctx) error {
+	raw := c.Query("ref")
+	if strings.TrimSpace(raw) == "" {
+		return selah.Errorf(selah.EINVALIDREF, `The ref query parameter is required, e.g. ref=John+3:16.`)
+	}
+	ref, err := corpus.ParseReference(raw)
+	if err != nil {
+		return err
+	}
+	if n := ref.VerseCount(); n > MaxPassageVerses {
+		return selah.Errorf(selah.EPASSAGETOOLARGE,
+			"%s has %d verses; a passage may have at most %d (any whole chapter fits).", ref, n, MaxPassageVerses)
+	}
+	verses, err := s.store.VerseRange(c.UserContext(), ref.First(), ref.Last())
+	if err != nil {
+		return err
+	}
+	if len(verses) == 0 {
+		return selah.Errorf(selah.EPASSAGENOTFOUND, "%s is not in the corpus.", ref)
+	}
+	res := PassageResponse{
+		Reference:   ref.String(),
+		Translation: "KJV",
+		Book: BookJSON{Number: ref.Book.Number, Name: ref.Book.Name, OSIS: ref.Book.OSIS,
+			Testament: string(ref.Book.Testament), Chapters: ref.Book.Chapters()},
+		Verses:     make([]VerseJSON, len(verses)),
+		Text:       joinText(verses),
+		VerseCount: len(verses),
+		Previous:   chapterLink(ref.Book, ref.StartChapter, -1),
+		Next:       chapterLink(ref.Book, ref.EndChapter, +1),
+		RequestID:  RequestID(c),
+	}
+	for i, v := range verses {
+		res.Verses[i] = verseJSON(v)
+	}
+	return c.JSON(res)
+}

@@ -1,0 +1,44 @@
+package web
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// Search request bounds (api-spec section 8).
+const (
+	MaxQueryLength     = 500
+	DefaultSearchLimit = 10
+	MaxSearchLimit     = 20
+	searchTimeout      = 10 * time.Second
+)
+
+type searchRequest struct {
+	Query *string `json:"query"`
+	Limit *int    `json:"limit"`
+}
+
+// search serves POST /search through the job queue.
+func (s *Server) search(c *fiber.Ctx) error {
+	var req searchRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	q, err := requiredText("query", req.Query, MaxQueryLength)
+	if err != nil {
+		return err
+	}
+	limit, err := optionalInt("limit", req.Limit, DefaultSearchLimit, 1, MaxSearchLimit)
+	if err != nil {
+		return err
+	}
+	body, err := Run(c.UserContext(), s.queue, RequestID(c), tasks.SearchArgs{Query: q, Limit: limit}, searchTimeout)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
+}

@@ -1,0 +1,122 @@
+// Package web is selah's HTTP edge: the Fiber app with its middleware
+// (request ids, auth, limits), the API handlers that read Postgres directly
+// or go through the job queue, and the server-rendered website.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/limits"
+)
+
+// Config holds the web server's settings. Zero values are usable defaults.
+type Config struct {
+	// Version is reported by /health.
+	Version string
+	// PublicURL is the base URL of the website, used for canonical answer
+	// links (e.g. https://selah.example). Empty means derive from requests.
+	PublicURL string
+	// BodyLimit caps request bodies in bytes (default 64 KiB).
+	BodyLimit int
+	// RequestTimeout bounds the work of one API request (default 30s).
+	RequestTimeout time.Duration
+}
+
+// Deps are the services the server talks to.
+type Deps struct {
+	Store  *store.Store
+	Redis  *redis.Client
+	Logger *slog.Logger
+	// Queue is the job facade for search and ask; nil serves 503 for them.
+	Queue *Queue
+	// Now is the clock for key expiry and other business time; nil means
+	// time.Now. Tests set it to cross expiries without sleeping.
+	Now func() time.Time
+}
+
+// Server is the HTTP server.
+type Server struct {
+	cfg     Config
+	store   *store.Store
+	redis   *redis.Client
+	log     *slog.Logger
+	app     *fiber.App
+	metrics *metrics
+	queue   *Queue
+	now     func() time.Time
+	keys    *keyCache      // API key lookups, see auth.go
+	touches *keyToucher    // last_used_at writes, see auth.go
+	limits  *limits.Engine // rate, concurrency and Ask quota, see limits.go
+}
+
+// New builds the server and its routes.
+func New(cfg Config, deps Deps) *Server {
+	if cfg.BodyLimit == 0 {
+		cfg.BodyLimit = 64 << 10
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 30 * time.Second
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	s := &Server{cfg: cfg, store: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue}
+	s.now, s.keys, s.touches = deps.Now, newKeyCache(keyCacheTTL, keyCacheMax), newKeyToucher(deps.Store, deps.Logger)
+	var usage limits.UsageStore
+	if deps.Store != nil {
+		usage = deps.Store
+	}
+	s.limits = limits.New(deps.Redis, usage, limits.Config{Clock: limits.ClockFunc(deps.Now)})
+	s.app = fiber.New(fiber.Config{
+		AppName:               "selah",
+		ErrorHandler:          s.errorHandler,
+		BodyLimit:             cfg.BodyLimit,
+		DisableStartupMessage: true,
+		ReadTimeout:           15 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		ReadBufferSize:        8192,
+	})
+	s.routes()
+	return s
+}
+
+// App returns the Fiber app (tests drive it with app.Test).
+func (s *Server) App() *fiber.App { return s.app }
+
+// Listen serves on addr until Shutdown.
+func (s *Server) Listen(addr string) error { return s.app.Listen(addr) }
+
+// Shutdown stops accepting connections and waits for in-flight requests.
+func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWithContext(ctx) }
+
+func (s *Server) routes() {
+	s.app.Use(s.requestID, s.accessLog, s.recoverPanic)
+
+	api := s.app.Group("/api/v1")
+	api.Use(apiCORS()) // before auth: preflights carry no key
+	api.Get("/health", s.health)
+
+	// Everything else needs an API key. The chain is attached to each
+	// route rather than to the path prefix, so an unknown path under
+	// /api/v1 is a 404 whether or not a key came with it.
+	api.Get("/scripture", s.authed(s.scripture)...)
+	api.Post("/search", s.authed(s.search)...)
+	// No catch-all: a request no route matches reaches errorHandler as
+	// Fiber's 404 or 405.
+}
+
+// authed is the chain every authenticated API request passes: key, rate
+// limit, concurrency slot, then the handler.
+func (s *Server) authed(h fiber.Handler) []fiber.Handler {
+	return []fiber.Handler{s.authenticate, s.rateLimit, s.concurrencyLimit, h}
+}

@@ -1,0 +1,90 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// SearchResult is one verse found by /search.
+type SearchResult struct {
+	Reference   string  `json:"reference"`
+	Book        string  `json:"book"`
+	Chapter     int     `json:"chapter"`
+	Verse       int     `json:"verse"`
+	Text        string  `json:"text"`
+	Translation string  `json:"translation"`
+	Score       float64 `json:"score"`
+}
+
+// SearchResponse is the body of POST /search.
+type SearchResponse struct {
+	Query     string         `json:"query"`
+	Strategy  string         `json:"strategy"`
+	Embedder  string         `json:"embedder"`
+	Results   []SearchResult `json:"results"`
+	RequestID string         `json:"requestId"`
+}
+
+// Searcher runs search jobs.
+type Searcher struct {
+	Store     *store.Store
+	Retriever *pipeline.Retriever
+}
+
+func result(v corpus.Verse, score float64) SearchResult {
+	return SearchResult{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number,
+		Text: v.Text, Translation: "KJV", Score: score}
+}
+
+// Handle is the worker.Handler of search jobs. A query that is itself a
+// reference returns that passage first, then what retrieval finds.
+func (s *Searcher) Handle(ctx context.Context, requestID string, payload []byte) (any, error) {
+	var args tasks.SearchArgs
+	if err := json.Unmarshal(payload, &args); err != nil {
+		return nil, fmt.Errorf("worker: search args: %w", err)
+	}
+	res := SearchResponse{Query: args.Query, Strategy: string(pipeline.ModeHybrid), Embedder: s.Retriever.EmbedderName(),
+		Results: []SearchResult{}, RequestID: requestID}
+	seen := map[corpus.VerseID]bool{}
+	if ref, err := corpus.ParseReference(args.Query); err == nil {
+		res.Strategy = "reference+" + res.Strategy
+		vs, err := s.Store.VerseRangeN(ctx, ref.First(), ref.Last(), args.Limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			if len(res.Results) == args.Limit {
+				break
+			}
+			seen[v.ID] = true
+			res.Results = append(res.Results, result(v, 1))
+		}
+	}
+	if len(res.Results) < args.Limit {
+		hits, err := s.Retriever.Search(ctx, args.Query, args.Limit, pipeline.ModeHybrid)
+		if err != nil {
+			if selah.ErrorCode(err) != selah.EINTERNAL {
+				return nil, err
+			}
+			return nil, fmt.Errorf("worker: search: %w", err)
+		}
+		for _, h := range hits {
+			if len(res.Results) == args.Limit {
+				break
+			}
+			if seen[h.Verse.ID] {
+				continue
+			}
+			seen[h.Verse.ID] = true
+			res.Results = append(res.Results, result(h.Verse, h.Score))
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,204 @@
+// Package worker runs selah's Asynq workers: it dequeues search and ask
+// jobs, runs them through the pipeline and publishes each result to the
+// reply channel of the web process that waits for it.
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// Config holds worker settings. Zero values are usable defaults.
+type Config struct {
+	// Concurrency is the number of jobs run at once (default 2×CPUs as
+	// asynq chooses; jobs mostly wait on Postgres).
+	Concurrency int
+	// PollInterval is how long an idle worker waits before looking for new
+	// jobs again. Asynq's default is one second; selah's callers wait
+	// synchronously, so the default here is 2 ms, which keeps the queue's
+	// added latency to about a millisecond at the cost of a cheap Redis
+	// call per interval while idle.
+	PollInterval time.Duration
+	// ShutdownTimeout is how long a stopping worker lets running jobs
+	// finish before asynq hands them back to the queue (default 25s).
+	ShutdownTimeout time.Duration
+	// Queues served; default both search and ask.
+	Queues []string
+}
+
+// Handler runs one kind of job. It returns the JSON-able body or an error.
+type Handler func(ctx context.Context, requestID string, payload []byte) (any, error)
+
+// Worker is one worker process's Asynq server plus its heartbeat.
+type Worker struct {
+	cfg      Config
+	rdb      *redis.Client
+	log      *slog.Logger
+	srv      *asynq.Server
+	mux      *asynq.ServeMux
+	id       string
+	handlers map[string]Handler
+	stopBeat chan struct{}
+	beatDone chan struct{}
+}
+
+// New builds a worker on rdb. Register handlers with Handle before Start.
+func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 2 * time.Millisecond
+	}
+	if cfg.ShutdownTimeout == 0 {
+		cfg.ShutdownTimeout = 25 * time.Second
+	}
+	if len(cfg.Queues) == 0 {
+		cfg.Queues = []string{tasks.QueueSearch, tasks.QueueAsk}
+	}
+	queues := map[string]int{}
+	for _, q := range cfg.Queues {
+		queues[q] = 1
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	w := &Worker{cfg: cfg, rdb: rdb, log: log, id: hex.EncodeToString(b), handlers: map[string]Handler{}, mux: asynq.NewServeMux()}
+	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
+		Concurrency:       cfg.Concurrency,
+		Queues:            queues,
+		TaskCheckInterval: cfg.PollInterval,
+		ShutdownTimeout:   cfg.ShutdownTimeout,
+		Logger:            asynqLogger{log},
+		LogLevel:          asynq.WarnLevel,
+		// Interactive jobs are never retried: the caller has gone by then.
+		RetryDelayFunc: func(int, error, *asynq.Task) time.Duration { return time.Hour },
+		IsFailure:      func(error) bool { return true },
+	})
+	return w
+}
+
+// Handle registers the handler of a task type.
+func (w *Worker) Handle(kind string, h Handler) {
+	w.handlers[kind] = h
+	w.mux.HandleFunc(kind, func(ctx context.Context, t *asynq.Task) error {
+		return w.run(ctx, t, h)
+	})
+}
+
+type rawEnvelope struct {
+	RequestID string          `json:"requestId"`
+	ReplyTo   string          `json:"replyTo"`
+	Deadline  time.Time       `json:"deadline"`
+	Args      json.RawMessage `json:"args"`
+}
+
+func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
+	var env rawEnvelope
+	if err := json.Unmarshal(t.Payload(), &env); err != nil || env.RequestID == "" || env.ReplyTo == "" {
+		w.log.Error("malformed job", slog.String("type", t.Type()))
+		return fmt.Errorf("worker: malformed %s job: %w", t.Type(), asynq.SkipRetry)
+	}
+	log := w.log.With(slog.String("requestId", env.RequestID), slog.String("job", t.Type()))
+	if !env.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, env.Deadline)
+		defer cancel()
+	}
+	start := time.Now()
+	body, err := h(ctx, env.RequestID, env.Args)
+	if err != nil && selah.ErrorCode(err) == selah.EINTERNAL {
+		log.Error("job failed", slog.String("error", err.Error()))
+	}
+	res := tasks.NewResult(env.RequestID, body, err)
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		return fmt.Errorf("worker: encode result: %w", merr)
+	}
+	// Publish even if our context is done: the caller may still be there.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if perr := w.rdb.Publish(pctx, env.ReplyTo, b).Err(); perr != nil {
+		log.Error("publish result", slog.String("error", perr.Error()))
+	}
+	log.Debug("job done", slog.Duration("duration", time.Since(start)), slog.Bool("ok", err == nil))
+	// An application error is delivered to the caller as its result; the
+	// job itself did its work, so asynq need not keep it.
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("worker: %s: %w", t.Type(), asynq.SkipRetry)
+	}
+	return nil
+}
+
+// Start starts processing and the liveness heartbeat.
+func (w *Worker) Start(ctx context.Context) error {
+	if err := w.beat(ctx); err != nil {
+		return err
+	}
+	if err := w.srv.Start(w.mux); err != nil {
+		return fmt.Errorf("worker: start: %w", err)
+	}
+	w.stopBeat, w.beatDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(w.beatDone)
+		t := time.NewTicker(tasks.HeartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.stopBeat:
+				return
+			case <-t.C:
+				if err := w.beat(context.Background()); err != nil {
+					w.log.Warn("worker heartbeat", slog.String("error", err.Error()))
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+func (w *Worker) beat(ctx context.Context) error {
+	exp := float64(time.Now().Add(tasks.HeartbeatTTL).UnixMilli())
+	pipe := w.rdb.Pipeline()
+	for _, q := range w.cfg.Queues {
+		pipe.ZAdd(ctx, tasks.WorkersKey(q), redis.Z{Score: exp, Member: w.id})
+		pipe.ZRemRangeByScore(ctx, tasks.WorkersKey(q), "-inf", strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("worker: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// Shutdown leaves the live set first, so web processes stop sending work,
+// then lets running jobs finish (or hands them back) and stops.
+func (w *Worker) Shutdown() {
+	if w.stopBeat != nil {
+		close(w.stopBeat)
+		<-w.beatDone
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, q := range w.cfg.Queues {
+		w.rdb.ZRem(ctx, tasks.WorkersKey(q), w.id)
+	}
+	w.srv.Shutdown()
+}
+
+// asynqLogger routes asynq's logs into slog.
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
