@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web"
+)
+
+// devEmail is the account `make run` sets up (accounts ensure-dev).
+const devEmail = "dev@selah.local"
+
+func newAccountsCmd(cfg *config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "accounts",
+		Short: "Create and manage API accounts",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(
+		newAccountsCreateCmd(cfg),
+		newAccountsSetPlanCmd(cfg),
+		newAccountsDisableCmd(cfg),
+		newAccountsEnsureDevCmd(cfg),
+	)
+	return cmd
+}
+
+// openAdminStore opens the database for an admin command, migrating it first
+// like ingest does, so the commands work on a fresh database.
+func openAdminStore(ctx context.Context, cfg *config) (*store.Store, error) {
+	log := cfg.logger()
+	st, err := cfg.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrateIfBehind(ctx, st, log); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// accountByEmail is AccountByEmail with a message for people.
+func accountByEmail(ctx context.Context, st *store.Store, email string) (store.Account, error) {
+	a, err := st.AccountByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		return a, selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
+	}
+	return a, err
+}
+
+// readPassword reads a password from the first line of r.
+func readPassword(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read password from stdin: %w", err)
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if pw == "" {
+		return "", selah.Errorf(selah.EINVALID, "--password-stdin: no password on standard input")
+	}
+	return pw, nil
+}
+
+func newAccountsCreateCmd(cfg *config) *cobra.Command {
+	var (
+		email, plan   string
+		admin, pwdStd bool
+	)
+	cmd := &cobra.Command{
+		Use:   "create --email EMAIL [--plan PLAN] [--admin] [--password-stdin]",
+		Short: "Create an account",
+		Long: `create makes an account. Without --password-stdin it has no password and
+cannot sign in to the website; its keys are managed with "selah keys".
+--password-stdin reads the password from the first line of standard input
+(it is stored as an argon2id hash).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			var hash string
+			if pwdStd {
+				pw, err := readPassword(cmd.InOrStdin())
+				if err != nil {
+					return err
+				}
+				if hash, err = web.HashPassword(pw); err != nil {
+					return err
+				}
+			}
+			st, err := openAdminStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			a, err := st.CreateAccount(ctx, email, hash, plan, admin)
+			if err != nil {
+				return err
+			}
+			role := ""
+			if a.IsAdmin {
+				role = ", admin"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "created account %d: %s (plan %s%s)\n", a.ID, a.Email, a.Plan.Name, role)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&email, "email", "", "email address of the account (required)")
+	f.StringVar(&plan, "plan", store.PlanFree, "plan: free, developer, builder, pro or internal")
+	f.BoolVar(&admin, "admin", false, "make the account an administrator")
+	f.BoolVar(&pwdStd, "password-stdin", false, "read a website password from standard input")
+	cmd.MarkFlagRequired("email")
+	return cmd
+}
+
+func newAccountsSetPlanCmd(cfg *config) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set-plan EMAIL PLAN",
+		Short: "Move an account to another plan (free, developer, builder, pro, internal)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := openAdminStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			email, plan := args[0], args[1]
+			if err := st.SetPlan(ctx, email, plan); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
+				}
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s is now on plan %s\n", store.NormalizeEmail(email), plan)
+			return nil
+		},
+	}
+}
+
+func newAccountsDisableCmd(cfg *config) *cobra.Command {
+	return &cobra.Command{
+		Use:   "disable EMAIL",
+		Short: "Disable an account: all its keys are refused (403 account_disabled)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := openAdminStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := st.DisableAccount(ctx, args[0]); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(args[0]))
+				}
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "disabled account %s\n", store.NormalizeEmail(args[0]))
+			return nil
+		},
+	}
+}
+
+func newAccountsEnsureDevCmd(cfg *config) *cobra.Command {
+	return &cobra.Command{
+		Use:   "ensure-dev",
+		Short: "Create the local dev account and print its API key once (used by make run)",
+		Long: `ensure-dev makes sure the account ` + devEmail + ` exists on plan developer.
+When it creates the account, or the account has no usable key, it creates a
+live key named "dev" and prints it once. Otherwise it prints a one-line note:
+keys are stored only as hashes, so an existing key cannot be shown again.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			st, err := openAdminStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return ensureDev(ctx, st, cmd.OutOrStdout(), envInt("PORT", 8080))
+		},
+	}
+}
+
+func ensureDev(ctx context.Context, st *store.Store, out io.Writer, port int) error {
+	a, err := st.AccountByEmail(ctx, devEmail)
+	if errors.Is(err, store.ErrNotFound) {
+		a, err = st.CreateAccount(ctx, devEmail, "", store.PlanDeveloper, false)
+		if selah.ErrorCode(err) == selah.ECONFLICT {
+			// Another ensure-dev created it a moment ago.
+			a, err = st.AccountByEmail(ctx, devEmail)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	keys, err := st.ListKeys(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	for _, k := range keys {
+		if k.State(now) == store.KeyActive && k.ReplacedBy == "" {
+			fmt.Fprintf(out, "dev account %s exists with an active key (keys are shown only once); create another with: selah keys create --email %s\n", devEmail, devEmail)
+			return nil
+		}
+	}
+	key, k, err := st.CreateKey(ctx, a.ID, "dev", false, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, `
+================================================================================
+  Your dev API key (shown once): %s
+
+  Account %s, plan %s, key id %s.
+  Save it now: only its hash is stored, so it cannot be shown again
+  (create another with: selah keys create --email %s).
+
+  curl -H "Authorization: Bearer %s" \
+       'http://127.0.0.1:%d/api/v1/scripture?ref=John+3:16'
+================================================================================
+
+`, key, devEmail, a.Plan.Name, k.ID, devEmail, key, port)
+	return nil
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/spf13/cobra"
+
+	"github.com/selahdev/selah/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// config is the process configuration: environment first, flags override.
+type config struct {
+	DatabaseURL string
+	RedisURL    string
+	Port        int
+	Addr        string
+	SwordDir    string
+	LogFormat   string
+	LogLevel    string
+	PublicURL   string
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func (c *config) bind(cmd *cobra.Command) {
+	f := cmd.PersistentFlags()
+	f.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", "postgres://127.0.0.1:5432/selah?sslmode=disable"), "PostgreSQL URL (env DATABASE_URL)")
+	f.StringVar(&c.RedisURL, "redis-url", env("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis URL (env REDIS_URL)")
+	f.StringVar(&c.SwordDir, "sword-dir", env("SWORD_PATH", "/usr/share/sword"), "SWORD module library (env SWORD_PATH)")
+	f.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "json"), "log format: json or text (env LOG_FORMAT)")
+	f.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "log level: debug, info, warn, error (env LOG_LEVEL)")
+}
+
+// bindHTTP adds the listening flags to commands that serve HTTP.
+func (c *config) bindHTTP(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.IntVar(&c.Port, "port", envInt("PORT", 8080), "HTTP port (env PORT)")
+	f.StringVar(&c.Addr, "addr", env("ADDR", ""), "bind address (env ADDR; default 127.0.0.1:$PORT)")
+	f.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the website, for canonical links (env PUBLIC_URL)")
+}
+
+func (c *config) listenAddr() string {
+	if c.Addr != "" {
+		return c.Addr
+	}
+	return fmt.Sprintf("127.0.0.1:%d", c.Port)
+}
+
+func (c *config) logger() *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewJSONHandler(os.Stderr, opts)
+	if c.LogFormat == "text" {
+		h = slog.NewTextHandler(os.Stderr, opts)
+	}
+	l := slog.New(h)
+	slog.SetDefault(l)
+	return l
+}
+
+func (c *config) openStore(ctx context.Context) (*store.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := store.Open(ctx, c.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Ping(ctx); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("cannot reach PostgreSQL (DATABASE_URL): %w", err)
+	}
+	return st, nil
+}
+
+func (c *config) openRedis(ctx context.Context) (*redis.Client, error) {
+	opt, err := redis.ParseURL(c.RedisURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+	}
+	rc := redis.NewClient(opt)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := rc.Ping(ctx).Err(); err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("cannot reach Redis (REDIS_URL): %w", err)
+	}
+	return rc, nil
+}

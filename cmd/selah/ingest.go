@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store/ingest"
+)
+
+func newIngestCmd(cfg *config) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "ingest",
+		Short: "Load the KJV (and WEB retrieval aid) from the SWORD modules into the database",
+		Long: `ingest reads the SWORD modules (Debian's sword-text-kjv and sword-text-web)
+from --sword-dir, checks the KJV versification (66 books, 1,189 chapters,
+31,102 verses), and replaces the corpus in one transaction. It is skipped when
+the modules are unchanged since the last run, unless --force is given.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg.logger()
+			ctx := cmd.Context()
+			st, err := cfg.openStore(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := migrateIfBehind(ctx, st, cfg.logger()); err != nil {
+				return err
+			}
+			emb, err := pipeline.EmbedderConfigFromEnv(os.Getenv)
+			if err != nil {
+				return err
+			}
+			opts := ingest.Options{SwordDir: cfg.SwordDir, Force: force, Embedder: emb}
+			if isatty.IsTerminal(os.Stderr.Fd()) {
+				opts.Progress = os.Stderr
+			}
+			rep, err := ingest.Run(ctx, st, opts)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if rep.Skipped {
+				fmt.Fprintf(out, "corpus is current (%d verses)", rep.Verses)
+			} else {
+				fmt.Fprintf(out, "ingested %d books, %d chapters, %d KJV verses (%d with WEB wording)",
+					rep.Books, rep.Chapters, rep.Verses, rep.WebVerses)
+			}
+			ix := rep.Index
+			if ix.Skipped {
+				fmt.Fprintf(out, "; %s index is current (%d dims)", ix.Embedder, ix.Dims)
+			} else {
+				fmt.Fprintf(out, "; built the %s index (%d verses, %d dims: model %s, embed %s, write %s)",
+					ix.Embedder, ix.Verses, ix.Dims, ix.Model.Round(time.Millisecond), ix.Embed.Round(time.Millisecond), ix.Write.Round(time.Millisecond))
+			}
+			fmt.Fprintf(out, " in %s\n", rep.Duration.Round(time.Millisecond))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "re-ingest even when the modules are unchanged")
+	return cmd
+}
