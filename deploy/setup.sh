@@ -22,15 +22,26 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO="sudo"
 fi
 
+# quietly runs a command, keeping its output in a log that is shown only
+# when it fails: a second run of this script prints nothing.
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+quietly() {
+	if ! "$@" >"$LOG" 2>&1; then
+		cat "$LOG" >&2
+		return 1
+	fi
+}
+
 apt_updated=0
 apt_install() {
 	if [ "$apt_updated" -eq 0 ]; then
 		say "apt-get update"
-		$SUDO apt-get update -qq >/dev/null || die "apt-get update failed"
+		quietly $SUDO apt-get update -qq || die "apt-get update failed"
 		apt_updated=1
 	fi
 	say "installing $*"
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null \
+	quietly $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
 		|| die "apt-get install $* failed"
 }
 
@@ -72,19 +83,22 @@ if [ -z "$(psql_admin -c "select 1 from pg_available_extensions where name = 've
 	missing=$(missing_packages "postgresql-server-dev-$PGVER" build-essential dpkg-dev)
 	[ -n "$missing" ] && apt_install $missing
 	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
+	trap 'rm -rf "$work" "$LOG"' EXIT
+	# apt drops privileges to _apt for downloads; let it write here.
+	chmod 755 "$work"
 	mirror=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null \
 		| head -n1 | awk '{print $2}' || true)
 	mirror=${mirror:-http://deb.debian.org/debian}
 	mkdir -p "$work/lists/partial"
 	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$work/trixie-src.list"
-	aptopts=(-o "Dir::Etc::SourceList=$work/trixie-src.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$work/lists")
-	$SUDO apt-get "${aptopts[@]}" update -qq >/dev/null || die "could not read trixie source lists"
-	(cd "$work" && apt-get "${aptopts[@]}" source --download-only pgvector >/dev/null 2>&1) \
+	aptopts=(-o "Dir::Etc::SourceList=$work/trixie-src.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$work/lists"
+		-o APT::Sandbox::User=root)
+	quietly $SUDO apt-get "${aptopts[@]}" update -qq || die "could not read trixie source lists"
+	(cd "$work" && quietly apt-get "${aptopts[@]}" source --download-only pgvector) \
 		|| die "could not download the pgvector source package"
-	(cd "$work" && dpkg-source -x --no-check pgvector_*.dsc src >/dev/null 2>&1) || die "could not unpack pgvector"
-	make -s -C "$work/src" PG_CONFIG="/usr/lib/postgresql/$PGVER/bin/pg_config" >/dev/null 2>&1 || die "pgvector build failed"
-	$SUDO make -s -C "$work/src" PG_CONFIG="/usr/lib/postgresql/$PGVER/bin/pg_config" install >/dev/null || die "pgvector install failed"
+	(cd "$work" && quietly dpkg-source -x --no-check pgvector_*.dsc src) || die "could not unpack pgvector"
+	quietly make -s -C "$work/src" PG_CONFIG="/usr/lib/postgresql/$PGVER/bin/pg_config" || die "pgvector build failed"
+	quietly $SUDO make -s -C "$work/src" PG_CONFIG="/usr/lib/postgresql/$PGVER/bin/pg_config" install || die "pgvector install failed"
 	[ -n "$(psql_admin -c "select 1 from pg_available_extensions where name = 'vector'")" ] \
 		|| die "pgvector installed but PostgreSQL does not see it"
 	say "pgvector $(psql_admin -c "select default_version from pg_available_extensions where name = 'vector'") installed"
