@@ -1,0 +1,216 @@
+package topics
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/sword"
+)
+
+// library is where Debian's sword-dict-naves package puts Nave's Topical
+// Bible; deploy/setup.sh installs it before the tests run.
+const library = "/usr/share/sword"
+
+// readHubs parses the embedded file directly, so a defect fails the test
+// with the error rather than panicking in load.
+func readHubs(t *testing.T) *catalog {
+	t.Helper()
+	b, err := files.ReadFile("hubs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// generic are stemmed words too common in questions to a Bible service to
+// name a hub alone.
+var generic = map[string]bool{"god": true, "lord": true, "jesus": true, "christ": true, "bibl": true, "vers": true}
+
+// TestHubs checks the shape of every hub: parse has already checked slugs,
+// references and links; this checks the editorial rules.
+func TestHubs(t *testing.T) {
+	c := readHubs(t)
+	if len(c.hubs) < 64 {
+		t.Errorf("%d hubs, want at least 64", len(c.hubs))
+	}
+	for _, h := range c.hubs {
+		t.Run(h.Slug, func(t *testing.T) {
+			if !slugRE.MatchString(h.Slug) {
+				t.Errorf("slug %q is not kebab-case", h.Slug)
+			}
+			if n := len(h.Verses); n < 8 || n > 15 {
+				t.Errorf("%d verses, want 8 to 15", n)
+			}
+			for i, v := range h.Verses {
+				// Canonical form, so clients can show the strings as they are.
+				if got := h.refs[i].String(); got != v {
+					t.Errorf("verse %q is written %q canonically", v, got)
+				}
+				if slices.Index(h.Verses, v) != i {
+					t.Errorf("verse %q listed twice", v)
+				}
+			}
+			for _, id := range h.ids {
+				if !id.Valid() {
+					t.Errorf("verse id %d is not a KJV verse", id)
+				}
+			}
+			if n := len(h.Related); n < 2 || n > 5 {
+				t.Errorf("%d related hubs, want 2 to 5", n)
+			}
+			for _, r := range h.Related {
+				if r == h.Slug {
+					t.Errorf("related to itself")
+				}
+				if _, ok := c.bySlug[r]; !ok {
+					t.Errorf("related hub %q does not exist", r)
+				}
+			}
+			if n := strings.Count(h.Summary, ". ") + 1; n > 3 || len(h.Summary) > 300 || !strings.HasSuffix(h.Summary, ".") {
+				t.Errorf("summary is not one to three sentences: %q", h.Summary)
+			}
+			if len(h.Nave) == 0 || len(h.Keywords) == 0 {
+				t.Error("no Nave sources or no keywords")
+			}
+			for _, k := range h.Keywords {
+				switch w := analyze(k); {
+				case len(w) == 0:
+					t.Errorf("keyword %q is only stop words and can never match", k)
+				case len(w) == 1 && generic[w[0]]:
+					// "god's will" is [god]: it would match every question
+					// that names God.
+					t.Errorf("keyword %q comes down to the generic word %q", k, w[0])
+				}
+			}
+		})
+	}
+}
+
+// TestHubsAgainstNave checks the curation against the Nave module: every
+// hub verse is listed under at least one of the hub's Nave sources, unless
+// the hub names it as an extra with a reason; extras are really missing
+// from those sources; and every source gives the hub at least one verse.
+func TestHubsAgainstNave(t *testing.T) {
+	nave, err := sword.OpenLexicon(library, "Nave")
+	if err != nil {
+		t.Fatalf("open Nave (run deploy/setup.sh): %v", err)
+	}
+	c := readHubs(t)
+	extras := 0
+	for _, h := range c.hubs {
+		t.Run(h.Slug, func(t *testing.T) {
+			listed := map[corpus.VerseID]bool{}
+			for _, src := range h.Nave {
+				ids := naveSource(t, nave, src)
+				used := false
+				for _, id := range ids {
+					listed[id] = true
+					used = used || slices.Contains(h.ids, id)
+				}
+				if !used {
+					t.Errorf("Nave source %q gives the hub no verse", src)
+				}
+			}
+			for i, v := range h.Verses {
+				missing := slices.ContainsFunc(expand(h.refs[i]), func(id corpus.VerseID) bool { return !listed[id] })
+				isExtra := slices.ContainsFunc(h.Extra, func(e Extra) bool { return e.Ref == v })
+				switch {
+				case missing && !isExtra:
+					t.Errorf("%s is not listed under %q", v, h.Nave)
+				case !missing && isExtra:
+					t.Errorf("%s is listed under %q, so it is no extra", v, h.Nave)
+				}
+			}
+			extras += len(h.Extra)
+		})
+	}
+	// Extras are the exception: a handful of famous verses Nave files
+	// elsewhere or omits.
+	if extras > 6 {
+		t.Errorf("%d extras; keep them rare", extras)
+	}
+}
+
+// naveSource returns the verses of a hub's Nave source: a whole entry
+// ("FORGIVENESS") or one section of it ("GOD / MERCY OF").
+func naveSource(t *testing.T, nave *sword.Lexicon, src string) []corpus.VerseID {
+	t.Helper()
+	key, section, hasSection := strings.Cut(src, " / ")
+	raw, err := nave.Entry(key)
+	if err != nil {
+		t.Fatalf("Nave source %q: %v", src, err)
+	}
+	if hasSection {
+		var ok bool
+		if raw, ok = sword.SubtopicRaw(raw, section); !ok {
+			t.Fatalf("Nave entry %s has no section %q", key, section)
+		}
+	}
+	ids, _ := sword.ScriptureRefs(raw)
+	return ids
+}
+
+func TestParseInvalid(t *testing.T) {
+	b, err := os.ReadFile("testdata/invalid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name string
+		Hubs json.RawMessage
+		Err  string
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			_, err := parse(c.Hubs)
+			if err == nil || !strings.Contains(err.Error(), c.Err) {
+				t.Errorf("parse: %v, want an error containing %q", err, c.Err)
+			}
+		})
+	}
+}
+
+func TestAllAndBySlug(t *testing.T) {
+	all := All()
+	if !slices.IsSortedFunc(all, func(a, b Hub) int { return strings.Compare(a.Title, b.Title) }) {
+		t.Error("All is not ordered by title")
+	}
+	for _, h := range all {
+		got, ok := BySlug(h.Slug)
+		if !ok || got.Title != h.Title || !slices.Equal(got.VerseIDs(), h.VerseIDs()) {
+			t.Errorf("BySlug(%q) = %v, %v", h.Slug, got.Title, ok)
+		}
+	}
+	if _, ok := BySlug("no-such-hub"); ok {
+		t.Error("BySlug found a missing hub")
+	}
+
+	h, _ := BySlug("love")
+	ids := h.VerseIDs()
+	// 1 Corinthians 13:4-7 comes first and expands to four verses.
+	want := []corpus.VerseID{46013004, 46013005, 46013006, 46013007, 43003016}
+	if !slices.Equal(ids[:5], want) {
+		t.Errorf("love VerseIDs start %v, want %v", ids[:5], want)
+	}
+	if refs := h.References(); len(refs) != len(h.Verses) || refs[0].String() != h.Verses[0] {
+		t.Errorf("References = %v", refs)
+	}
+	// Callers get copies: changing one does not change the catalog.
+	h.Verses[0], h.Keywords[0] = "changed", "changed"
+	ids[0] = 0
+	again, _ := BySlug("love")
+	if again.Verses[0] == "changed" || again.Keywords[0] == "changed" || again.VerseIDs()[0] == 0 {
+		t.Error("a caller changed the catalog")
+	}
+}
