@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pgvector/pgvector-go"
 
@@ -46,8 +47,12 @@ type Hit struct {
 // Defaults of the Retriever's knobs.
 const (
 	DefaultCandidates = 50
-	DefaultRRFK       = 60
-	DefaultEfSearch   = 200
+	// DefaultRRFK is low for RRF (60 is common): the local embedder's
+	// list is precise at its top, and a low k lets its first ranks count.
+	// Measured on the eval set (hit@1, MRR): k=60 0.815, 0.863; k=10
+	// 0.846, 0.886; hit@10 0.954 for both.
+	DefaultRRFK     = 10
+	DefaultEfSearch = 200
 )
 
 // Retriever searches the verses. It is safe for concurrent use; set its
@@ -69,6 +74,15 @@ type Retriever struct {
 	// DefaultEfSearch). Sparse vectors (the local embedder) are always
 	// searched exactly.
 	EfSearch int
+	// Observe, when set, is told how long each stage took ("embed" with
+	// the embedder's name, "retrieve" with the mode) and whether it failed.
+	Observe func(stage, impl string, d time.Duration, failed bool)
+}
+
+func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
+	if r.Observe != nil {
+		r.Observe(stage, impl, time.Since(start), err != nil)
+	}
 }
 
 // NewRetriever returns a retriever over st's verses using e for vector
@@ -114,7 +128,9 @@ func (r *Retriever) Search(ctx context.Context, query string, limit int, mode Mo
 		q.FullTextFallback = mode == ModeFullText
 	}
 	if mode == ModeVector || mode == ModeHybrid {
+		t0 := time.Now()
 		v, err := r.e.EmbedQuery(ctx, query)
+		r.observe("embed", r.e.Name(), t0, err)
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +151,9 @@ func (r *Retriever) Search(ctx context.Context, query string, limit int, mode Mo
 	if mode != ModeFullText && mode != ModeVector && mode != ModeHybrid {
 		return nil, selah.Errorf(selah.EINVALID, "Unknown search mode %q.", mode)
 	}
+	t0 := time.Now()
 	ms, err := r.st.SearchVerses(ctx, q)
+	r.observe("retrieve", string(mode), t0, err)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: search: %w", err)
 	}
@@ -156,6 +174,8 @@ func (r *Retriever) Search(ctx context.Context, query string, limit int, mode Mo
 			if m.VectorRank > 0 {
 				h.Score += wv / (k + float64(m.VectorRank))
 			}
+			// Scaled to (0, 1]: 1 is first in both lists.
+			h.Score /= (wf + wv) / (k + 1)
 		}
 		hits = append(hits, h)
 	}

@@ -1,0 +1,245 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/store"
+)
+
+// Answer is a concise answer grounded in cited KJV verses. Text, Summary
+// and References are what the public API shows; the other fields are for
+// logs and storage and never leave the service.
+type Answer struct {
+	Text       string
+	Summary    string
+	References []Reference
+
+	// Generator wrote Text: GeneratorOpenAI, GeneratorExtractive, or
+	// GeneratorNone when no relevant passage was found.
+	Generator string
+	// Fallback is set when the configured generator failed or its draft
+	// was not grounded, and the extractive answer replaced it;
+	// FallbackReason says why.
+	Fallback       bool
+	FallbackReason string
+	// NoPassage is set when retrieval found nothing that speaks to the
+	// question: Text says so and there are no references.
+	NoPassage bool
+	// Retrieved are the candidate verses the generator was given, best
+	// first.
+	Retrieved []corpus.VerseID
+}
+
+// Reference is one cited passage: a verse or a run of adjacent verses of
+// one chapter, with its KJV text from the database.
+type Reference struct {
+	Reference   string `json:"reference"` // canonical, "John 3:16" or "Matthew 5:3-5"
+	Book        string `json:"book"`
+	Chapter     int    `json:"chapter"`
+	VerseStart  int    `json:"verseStart"`
+	VerseEnd    int    `json:"verseEnd"`
+	Text        string `json:"text"` // the verses' text joined with spaces
+	Translation string `json:"translation"`
+}
+
+// VerseIDs returns the verses the reference covers.
+func (r Reference) VerseIDs() []corpus.VerseID {
+	b, ok := corpus.LookupBook(r.Book)
+	if !ok {
+		return nil
+	}
+	var ids []corpus.VerseID
+	for v := r.VerseStart; v <= r.VerseEnd; v++ {
+		ids = append(ids, corpus.NewVerseID(b.Number, r.Chapter, v))
+	}
+	return ids
+}
+
+// AnswerOptions adjust one Answer call.
+type AnswerOptions struct {
+	// Extractive answers with the extractive generator whatever is
+	// configured: test keys and the website's anonymous Ask use it.
+	Extractive bool
+}
+
+// Limits and defaults of Answer.
+const (
+	DefaultAskCandidates = 10
+	DefaultMaxRefs       = 3
+	MaxRefs              = 8
+	MaxQuestionRunes     = 1000
+)
+
+// The answer given when no passage speaks to the question.
+const (
+	NoPassageText    = "I could not find a passage in the King James Bible that speaks to this question."
+	NoPassageSummary = "No passage of the King James Bible was found that speaks to this question."
+)
+
+// Answerer answers questions from the KJV: it retrieves candidate verses,
+// judges whether any is relevant, has the generator draft an answer,
+// grounds the draft (ground.go) and falls back to the extractive answer
+// when the draft fails. It is safe for concurrent use; set Candidates
+// before the first Answer.
+type Answerer struct {
+	st *store.Store
+	r  *Retriever
+	g  Generator
+
+	// Candidates is how many retrieved verses the generator sees (0:
+	// DefaultAskCandidates).
+	Candidates int
+	// Observe, when set, is told how long each generation took and whether
+	// it failed (an error or an ungrounded draft), by generator name.
+	Observe func(stage, impl string, d time.Duration, failed bool)
+}
+
+// NewAnswerer returns an answerer over st's verses; g nil is the
+// extractive generator.
+func NewAnswerer(st *store.Store, r *Retriever, g Generator) *Answerer {
+	if g == nil {
+		g = Extractive{}
+	}
+	return &Answerer{st: st, r: r, g: g}
+}
+
+// GeneratorName names the configured generator.
+func (a *Answerer) GeneratorName() string { return a.g.Name() }
+
+// Answer answers question with at most maxRefs references (0:
+// DefaultMaxRefs). A failing or ungrounded generator is not an error: the
+// extractive answer stands in. Errors are an invalid request
+// (selah.EINVALID), an unreachable embedder
+// (selah.EEMBEDDERUNAVAILABLE), the database, or ctx ending.
+func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opts AnswerOptions) (Answer, error) {
+	question = strings.TrimSpace(question)
+	maxRefs = cmp.Or(maxRefs, DefaultMaxRefs)
+	switch {
+	case question == "":
+		return Answer{}, selah.Errorf(selah.EINVALID, "The question is empty.")
+	case utf8.RuneCountInString(question) > MaxQuestionRunes:
+		return Answer{}, selah.Errorf(selah.EINVALID, "The question is longer than %d characters.", MaxQuestionRunes)
+	case maxRefs < 1 || maxRefs > MaxRefs:
+		return Answer{}, selah.Errorf(selah.EINVALID, "maxReferences must be between 1 and %d.", MaxRefs)
+	}
+	hits, err := a.r.Search(ctx, question, cmp.Or(a.Candidates, DefaultAskCandidates), ModeHybrid)
+	if err != nil {
+		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
+	}
+	rv := newRelevance(a.r.e, question)
+	q := Question{Text: question, MaxRefs: maxRefs, Candidates: make([]Candidate, len(hits))}
+	ans := Answer{Retrieved: make([]corpus.VerseID, len(hits))}
+	for i, h := range hits {
+		q.Candidates[i] = Candidate{N: i + 1, Verse: h.Verse, Evidence: rv.evidence(h.Verse.Text)}
+		ans.Retrieved[i] = h.Verse.ID
+	}
+	if !relevant(hits, q.Candidates) {
+		ans.Text, ans.Summary, ans.Generator, ans.NoPassage = NoPassageText, NoPassageSummary, GeneratorNone, true
+		ans.References = []Reference{}
+		return ans, nil
+	}
+
+	g := a.g
+	if opts.Extractive {
+		g = Extractive{}
+	}
+	gd, err := a.draft(ctx, g, q)
+	ans.Generator = g.Name()
+	if err != nil {
+		if ctx.Err() != nil {
+			// The caller is gone; no answer will be read.
+			return Answer{}, fmt.Errorf("pipeline: answer: %w", ctx.Err())
+		}
+		if _, ok := g.(Extractive); ok {
+			// Nothing to fall back to: a bug, not an outage.
+			return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
+		}
+		ans.Fallback, ans.FallbackReason = true, fallbackReason(err)
+		slog.WarnContext(ctx, "answer generator fell back to extractive", "generator", g.Name(), "reason", ans.FallbackReason)
+		if gd, err = a.draft(ctx, Extractive{}, q); err != nil {
+			return Answer{}, fmt.Errorf("pipeline: answer: extractive fallback: %w", err)
+		}
+		ans.Generator = GeneratorExtractive
+	}
+	ans.Text, ans.Summary = gd.Answer, gd.Summary
+	if ans.References, err = a.references(ctx, gd.Groups); err != nil {
+		return Answer{}, err
+	}
+	return ans, nil
+}
+
+// draft has g write a draft and grounds it.
+func (a *Answerer) draft(ctx context.Context, g Generator, q Question) (groundedDraft, error) {
+	start := time.Now()
+	d, err := g.Generate(ctx, q)
+	var gd groundedDraft
+	if err == nil {
+		gd, err = ground(d, q.Candidates, q.MaxRefs)
+	}
+	if a.Observe != nil {
+		a.Observe("generate", g.Name(), time.Since(start), err != nil)
+	}
+	return gd, err
+}
+
+// fallbackReason is a short reason for the log: the grounding rule that
+// failed, or the generator's error.
+func fallbackReason(err error) string {
+	var u *ungroundedError
+	if errors.As(err, &u) {
+		return "ungrounded: " + u.reason
+	}
+	return err.Error()
+}
+
+// references builds the cited references with their text read from the
+// database, whatever text the generator saw or wrote.
+func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([]Reference, error) {
+	var ids []corpus.VerseID
+	for _, g := range groups {
+		ids = append(ids, g...)
+	}
+	verses, err := a.st.VersesByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: answer: %w", err)
+	}
+	text := make(map[corpus.VerseID]string, len(verses))
+	for _, v := range verses {
+		text[v.ID] = v.Text
+	}
+	out := make([]Reference, 0, len(groups))
+	for _, g := range groups {
+		first, last := g[0], g[len(g)-1]
+		ref, err := corpus.ReferenceForRange(first, last)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: answer: reference %s-%s: %w", first, last, err)
+		}
+		texts := make([]string, len(g))
+		for i, id := range g {
+			t, ok := text[id]
+			if !ok {
+				return nil, fmt.Errorf("pipeline: answer: verse %s is not in the database", id)
+			}
+			texts[i] = strings.TrimSpace(t)
+		}
+		out = append(out, Reference{
+			Reference:   ref.String(),
+			Book:        ref.Book.Name,
+			Chapter:     ref.StartChapter,
+			VerseStart:  ref.StartVerse,
+			VerseEnd:    ref.EndVerse,
+			Text:        strings.Join(texts, " "),
+			Translation: "KJV",
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,238 @@
+package pipeline_test
+
+import (
+	"context"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
+)
+
+// newAnswerer returns an answerer with generator g (nil: extractive) over a
+// fresh corpus database with the local index, and the store under it.
+func newAnswerer(t testing.TB, g pipeline.Generator) (*pipeline.Answerer, *store.Store) {
+	t.Helper()
+	st, r := answerRetriever(t)
+	return pipeline.NewAnswerer(st, r, g), st
+}
+
+// answerRetriever returns a fresh corpus database with the local index and
+// a retriever over it, for tests that build several answerers.
+func answerRetriever(t testing.TB) (*store.Store, *pipeline.Retriever) {
+	t.Helper()
+	st := storetest.NewCorpusStore(t)
+	e, err := pipeline.LoadEmbedder(context.Background(), st, pipeline.EmbedderConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, pipeline.NewRetriever(st, e)
+}
+
+// candidateNumber is a candidate's number left in prose ("[2]").
+var candidateNumber = regexp.MustCompile(`\[\s*\d`)
+
+// checkGrounded asserts what holds for every answer: at most maxRefs
+// references, each made of retrieved verses with the database's text, and
+// public fields free of candidate numbers and instructions.
+func checkGrounded(t *testing.T, st *store.Store, ans pipeline.Answer, maxRefs int) {
+	t.Helper()
+	if len(ans.References) > maxRefs {
+		t.Errorf("%d references, maxRefs %d", len(ans.References), maxRefs)
+	}
+	if !ans.NoPassage && len(ans.References) == 0 {
+		t.Errorf("an answer without references: %+v", ans)
+	}
+	for _, ref := range ans.References {
+		ids := ref.VerseIDs()
+		if len(ids) == 0 || ref.Translation != "KJV" {
+			t.Errorf("reference %+v", ref)
+			continue
+		}
+		for _, id := range ids {
+			if !slices.Contains(ans.Retrieved, id) {
+				t.Errorf("%s cites %s, which was not retrieved", ref.Reference, id)
+			}
+		}
+		verses, err := st.VersesByID(context.Background(), ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, v := range verses {
+			texts = append(texts, v.Text)
+		}
+		if want := strings.Join(texts, " "); ref.Text != want {
+			t.Errorf("%s text %q, database %q", ref.Reference, ref.Text, want)
+		}
+		want, _ := corpus.ReferenceForRange(ids[0], ids[len(ids)-1])
+		if ref.Reference != want.String() || ref.Book != want.Book.Name || ref.Chapter != want.StartChapter {
+			t.Errorf("reference %+v, want %s", ref, want)
+		}
+	}
+	for _, s := range []string{ans.Text, ans.Summary} {
+		if strings.TrimSpace(s) == "" || candidateNumber.MatchString(s) || strings.Contains(s, "numbered") {
+			t.Errorf("public text %q", s)
+		}
+	}
+}
+
+func TestAnswerExtractive(t *testing.T) {
+	a, st := newAnswerer(t, nil)
+	ctx := context.Background()
+	ans, err := a.Answer(ctx, "How can I stop worrying?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answer: %s\nsummary: %s", ans.Text, ans.Summary)
+	checkGrounded(t, st, ans, 3)
+	if ans.Generator != "extractive" || ans.Fallback || ans.NoPassage || len(ans.Retrieved) != pipeline.DefaultAskCandidates {
+		t.Errorf("answer %+v", ans)
+	}
+	if ans.References[0].Reference != "1 Peter 5:7" || !strings.Contains(ans.Text, `"Casting all your care upon him; for he careth for you" (1 Peter 5:7).`) {
+		t.Errorf("first reference %+v in %q", ans.References[0], ans.Text)
+	}
+	again, err := a.Answer(ctx, "How can I stop worrying?", 3, pipeline.AnswerOptions{})
+	if err != nil || !reflect.DeepEqual(ans, again) {
+		t.Errorf("not deterministic:\n%+v\n%+v (%v)", ans, again, err)
+	}
+}
+
+func TestAnswerNoPassage(t *testing.T) {
+	a, st := newAnswerer(t, nil)
+	for _, q := range []string{
+		"asdfgh qwerty",
+		"what is the capital of France",
+		"What is the capital of France?",
+		"Who won the football world cup?",
+		"Explain quantum physics",
+		"Recommend a good laptop",
+		"How do I fix my car's transmission?",
+		"What is the best programming language?",
+		"How tall is Mount Everest?",
+	} {
+		t.Run(q, func(t *testing.T) {
+			ans, err := a.Answer(context.Background(), q, 3, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, st, ans, 3)
+			if !ans.NoPassage || ans.Text != pipeline.NoPassageText || len(ans.References) != 0 || ans.Generator != "none" {
+				t.Errorf("answer %+v", ans)
+			}
+		})
+	}
+}
+
+func TestAnswerMaxRefs(t *testing.T) {
+	a, st := newAnswerer(t, nil)
+	ctx := context.Background()
+	const q = "What does the Bible say about forgiving someone who hurt me?"
+	for n := 1; n <= pipeline.MaxRefs; n++ {
+		ans, err := a.Answer(ctx, q, n, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGrounded(t, st, ans, n)
+		if n == 1 && len(ans.References) != 1 {
+			t.Errorf("maxRefs 1: %d references", len(ans.References))
+		}
+	}
+	ans, err := a.Answer(ctx, q, 0, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, pipeline.DefaultMaxRefs)
+	for _, tt := range []struct {
+		q       string
+		maxRefs int
+	}{
+		{"  ", 3},
+		{q, 9},
+		{q, -1},
+		{strings.Repeat("a", pipeline.MaxQuestionRunes+1), 3},
+	} {
+		if _, err := a.Answer(ctx, tt.q, tt.maxRefs, pipeline.AnswerOptions{}); selah.ErrorCode(err) != selah.EINVALID {
+			t.Errorf("question of %d runes, maxRefs %d: %v", utf8.RuneCountInString(tt.q), tt.maxRefs, err)
+		}
+	}
+}
+
+// stubGenerator drafts with a function: it stands for a model where the
+// HTTP API is beside the point.
+type stubGenerator func(q pipeline.Question) (pipeline.Draft, error)
+
+func (stubGenerator) Name() string { return "stub" }
+func (f stubGenerator) Generate(_ context.Context, q pipeline.Question) (pipeline.Draft, error) {
+	return f(q)
+}
+
+func TestAnswerMergesAdjacentVerses(t *testing.T) {
+	mat5 := func(v int) corpus.VerseID { return corpus.NewVerseID(40, 5, v) }
+	var retrieved []pipeline.Candidate
+	cite := stubGenerator(func(q pipeline.Question) (pipeline.Draft, error) {
+		retrieved = q.Candidates
+		d := pipeline.Draft{Answer: "Jesus blesses the poor in spirit, the mourners and the meek.", Summary: "The Beatitudes bless the lowly."}
+		for _, c := range q.Candidates {
+			if c.Verse.ID >= mat5(3) && c.Verse.ID <= mat5(5) {
+				d.Citations = append(d.Citations, c.N)
+			}
+		}
+		return d, nil
+	})
+	a, st := newAnswerer(t, cite)
+	ans, err := a.Answer(context.Background(), "Blessed are the poor in spirit, they that mourn, and the meek", 2, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 2)
+	var ids []corpus.VerseID
+	for _, c := range retrieved {
+		ids = append(ids, c.Verse.ID)
+	}
+	if !slices.Contains(ids, mat5(3)) || !slices.Contains(ids, mat5(4)) || !slices.Contains(ids, mat5(5)) {
+		t.Fatalf("Matthew 5:3-5 not all retrieved: %v", ids)
+	}
+	if ans.Generator != "stub" || ans.Fallback || len(ans.References) != 1 {
+		t.Fatalf("answer %+v", ans)
+	}
+	ref := ans.References[0]
+	if ref.Reference != "Matthew 5:3-5" || ref.Book != "Matthew" || ref.Chapter != 5 || ref.VerseStart != 3 || ref.VerseEnd != 5 ||
+		!strings.HasPrefix(ref.Text, "Blessed are the poor in spirit") || !strings.HasSuffix(ref.Text, "inherit the earth.") {
+		t.Errorf("reference %+v", ref)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	st, _ := answerRetriever(t)
+	e, err := pipeline.LoadEmbedder(context.Background(), st, pipeline.EmbedderConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		question, text string
+		want           float64
+	}{
+		// "worrying" is spoken to through its synonym "care"; "stop" is not.
+		{"How can I stop worrying?", "Casting all your care upon him; for he careth for you.", 0.5},
+		{"Is it wrong to be angry?", "Be ye angry, and sin not: let not the sun go down upon your wrath:", 1},
+		// The question frame counts for nothing.
+		{"What does the Bible say about lying?", "A faithful witness will not lie: but a false witness will utter lies.", 1},
+		// "France" is unknown to the corpus and weighs three known words.
+		{"What is the capital of France?", "And he made two chapiters of molten brass, to set upon the tops of the pillars", 0},
+		{"asdf love", "Beloved, let us love one another: for love is of God", 0.25},
+		{"the and of", "For God so loved the world", 0},
+	}
+	for _, tt := range tests {
+		if got := pipeline.Evidence(e, tt.question, tt.text); got != tt.want {
+			t.Errorf("evidence(%q, %q) = %v, want %v", tt.question, tt.text, got, tt.want)
+		}
+	}
+}

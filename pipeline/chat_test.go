@@ -1,0 +1,305 @@
+package pipeline_test
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/selahdev/selah/pipeline"
+)
+
+// chatRequest is the part of a chat completions request the fake reads.
+type chatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	ResponseFormat struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Name   string         `json:"name"`
+			Strict bool           `json:"strict"`
+			Schema map[string]any `json:"schema"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+}
+
+// offered is one numbered verse as the fake model read it from the prompt.
+type offered struct {
+	N         int
+	Reference string
+	Text      string
+}
+
+var offeredLine = regexp.MustCompile(`(?m)^\[(\d+)\] (.+? \d+:\d+): (.*)$`)
+
+// fakeChat is an OpenAI-compatible chat completions server whose model is
+// a function of the offered verses: it returns the assistant message's
+// content. status, when set, is answered instead; hang holds every
+// request until the client gives up.
+type fakeChat struct {
+	t      *testing.T
+	model  func(vs []offered) string
+	status int
+	hang   bool
+
+	calls atomic.Int32
+	mu    sync.Mutex
+	last  chatRequest
+}
+
+func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.calls.Add(1)
+	if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Header.Get("Authorization") != "Bearer test-key" {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	var req chatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		f.t.Errorf("request body: %v", err)
+	}
+	f.mu.Lock()
+	f.last = req
+	f.mu.Unlock()
+	if f.hang {
+		<-r.Context().Done()
+		return
+	}
+	if f.status != 0 {
+		w.WriteHeader(f.status)
+		w.Write([]byte(`{"error":{"message":"boom","type":"server_error"}}`))
+		return
+	}
+	var vs []offered
+	if n := len(req.Messages); n > 0 {
+		for _, m := range offeredLine.FindAllStringSubmatch(req.Messages[n-1].Content, -1) {
+			num, _ := strconv.Atoi(m[1])
+			vs = append(vs, offered{N: num, Reference: m[2], Text: m[3]})
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": req.Model,
+		"choices": []any{map[string]any{
+			"index":         0,
+			"message":       map[string]any{"role": "assistant", "content": f.model(vs), "refusal": nil},
+			"logprobs":      nil,
+			"finish_reason": "stop",
+		}},
+		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
+	})
+}
+
+// fakeSpec configures a fakeChat in a test table.
+type fakeSpec struct {
+	model  func(vs []offered) string
+	status int
+	hang   bool
+}
+
+func draftJSON(answer, summary string, citations ...any) string {
+	b, _ := json.Marshal(map[string]any{"answer": answer, "summary": summary, "citations": citations})
+	return string(b)
+}
+
+// firstWords is the start of a verse, as a model would quote it.
+func firstWords(text string, n int) string {
+	w := strings.Fields(text)
+	return strings.TrimRight(strings.Join(w[:min(n, len(w))], " "), ",;:.")
+}
+
+const worryQuestion = "How can I stop worrying?"
+
+func TestChatAnswers(t *testing.T) {
+	tests := []struct {
+		name     string
+		fake     fakeSpec
+		retries  int
+		timeout  time.Duration // 0: 200ms
+		fallback bool
+		reason   string // part of FallbackReason
+		check    func(t *testing.T, ans pipeline.Answer, vs []offered)
+	}{
+		{name: "good answer citing numbers", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON(fmt.Sprintf(`Hand your worries to God: "%s" (%s). He cares for you.`, firstWords(vs[0].Text, 6), vs[0].Reference),
+				"God cares for you, so give him your worries.", 1, 7)
+		}}, check: func(t *testing.T, ans pipeline.Answer, vs []offered) {
+			if !strings.HasPrefix(ans.Text, `Hand your worries to God: "Casting all your care upon him" (1 Peter 5:7).`) {
+				t.Errorf("text %q", ans.Text)
+			}
+			if len(ans.References) != 2 || ans.References[0].Reference != vs[0].Reference || ans.References[1].Reference != vs[6].Reference {
+				t.Errorf("references %+v", ans.References)
+			}
+		}},
+		{name: "candidate numbers in the text become references", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON("God cares for you [1].", "Give God your cares [1].", 1)
+		}}, check: func(t *testing.T, ans pipeline.Answer, vs []offered) {
+			if ans.Text != "God cares for you (1 Peter 5:7)." || ans.Summary != "Give God your cares (1 Peter 5:7)." {
+				t.Errorf("text %q summary %q", ans.Text, ans.Summary)
+			}
+		}},
+		{name: "citations of verses not retrieved are dropped", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON("God cares for you.", "Give God your cares.", 1, 42, "Obadiah 1:4", "[2]")
+		}}, check: func(t *testing.T, ans pipeline.Answer, vs []offered) {
+			if len(ans.References) != 2 || ans.References[0].Reference != vs[0].Reference || ans.References[1].Reference != vs[1].Reference {
+				t.Errorf("references %+v", ans.References)
+			}
+		}},
+		{name: "a verse not retrieved named in the text", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON("As Obadiah 1:4 says, God brings down the proud.", "God cares.", 1, "Obadiah 1:4")
+		}}, fallback: true, reason: "Obadiah 1:4"},
+		{name: "misquote", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON(fmt.Sprintf(`"Cast all your anxiety on him because he cares for you" (%s).`, vs[0].Reference), "God cares.", 1)
+		}}, fallback: true, reason: "misquote"},
+		{name: "no citation", fake: fakeSpec{model: func(vs []offered) string {
+			return draftJSON("Do not worry.", "Do not worry.")
+		}}, fallback: true, reason: "no citation"},
+		{name: "invalid JSON", fake: fakeSpec{model: func(vs []offered) string {
+			return `Sure! {"answer": "Do not worry", "summary": `
+		}}, fallback: true, reason: "invalid JSON"},
+		{name: "JSON in a code fence", fake: fakeSpec{model: func(vs []offered) string {
+			return "```json\n" + draftJSON("God cares for you.", "Give God your cares.", 1) + "\n```"
+		}}},
+		{name: "timeout", fake: fakeSpec{hang: true}, fallback: true},
+		// The SDK waits out its backoff (about 0.5s) within the attempt's
+		// timeout, so this one needs a longer timeout to retry at all.
+		{name: "server error after retries", fake: fakeSpec{status: http.StatusInternalServerError}, retries: 1, timeout: time.Second, fallback: true, reason: "500"},
+	}
+	st, r := answerRetriever(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &fakeChat{t: t, model: tt.fake.model, status: tt.fake.status, hang: tt.fake.hang}
+			srv := httptest.NewServer(fake)
+			defer srv.Close()
+			chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "test-model",
+				Timeout: cmp.Or(tt.timeout, 200*time.Millisecond), MaxRetries: cmp.Or(tt.retries, -1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans, err := pipeline.NewAnswerer(st, r, chat).Answer(context.Background(), worryQuestion, 3, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, st, ans, 3)
+			wantGen := "openai"
+			if tt.fallback {
+				wantGen = "extractive"
+			}
+			if ans.Generator != wantGen || ans.Fallback != tt.fallback || !strings.Contains(ans.FallbackReason, tt.reason) {
+				t.Errorf("generator %q fallback %v (%s), want %q", ans.Generator, ans.Fallback, ans.FallbackReason, wantGen)
+			}
+			if tt.fallback && !strings.HasPrefix(ans.Text, "The King James Bible speaks to this") {
+				t.Errorf("fallback text %q", ans.Text)
+			}
+			if want := int32(tt.retries + 1); fake.calls.Load() != want {
+				t.Errorf("%d requests, want %d", fake.calls.Load(), want)
+			}
+			fake.mu.Lock()
+			req := fake.last
+			fake.mu.Unlock()
+			checkChatRequest(t, req)
+			if tt.check != nil {
+				var vs []offered
+				for _, m := range offeredLine.FindAllStringSubmatch(req.Messages[1].Content, -1) {
+					n, _ := strconv.Atoi(m[1])
+					vs = append(vs, offered{N: n, Reference: m[2], Text: m[3]})
+				}
+				tt.check(t, ans, vs)
+			}
+		})
+	}
+}
+
+// checkChatRequest asserts the request speaks the structured-output API
+// and offers numbered KJV verses.
+func checkChatRequest(t *testing.T, req chatRequest) {
+	t.Helper()
+	if req.Model != "test-model" || len(req.Messages) != 2 || req.Messages[0].Role != "system" || req.Messages[1].Role != "user" {
+		t.Fatalf("request %+v", req)
+	}
+	if !strings.Contains(req.Messages[0].Content, "only the numbered King James Version verses") {
+		t.Errorf("system prompt %q", req.Messages[0].Content)
+	}
+	user := req.Messages[1].Content
+	if !strings.Contains(user, worryQuestion) || !strings.Contains(user, "[1] 1 Peter 5:7: Casting all your care upon him; for he careth for you.") {
+		t.Errorf("user message %q", user)
+	}
+	rf := req.ResponseFormat
+	props, _ := rf.JSONSchema.Schema["properties"].(map[string]any)
+	if rf.Type != "json_schema" || !rf.JSONSchema.Strict || rf.JSONSchema.Name == "" || len(props) != 3 || props["citations"] == nil {
+		t.Errorf("response format %+v", rf)
+	}
+}
+
+func TestForcedExtractiveSkipsTheModel(t *testing.T) {
+	fake := &fakeChat{t: t, model: func([]offered) string { return draftJSON("x", "y", 1) }}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, st := newAnswerer(t, chat)
+	if a.GeneratorName() != "openai" {
+		t.Errorf("generator %q", a.GeneratorName())
+	}
+	ans, err := a.Answer(context.Background(), worryQuestion, 2, pipeline.AnswerOptions{Extractive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 2)
+	if ans.Generator != "extractive" || ans.Fallback || fake.calls.Load() != 0 {
+		t.Errorf("generator %q fallback %v, %d requests", ans.Generator, ans.Fallback, fake.calls.Load())
+	}
+}
+
+func TestChatConfigFromEnv(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	c, err := pipeline.ChatConfigFromEnv(env(map[string]string{
+		"SELAH_GENERATOR": " OpenAI ", "OPENAI_BASE_URL": "http://localhost:11434/v1", "OPENAI_API_KEY": "k",
+		"OPENAI_CHAT_MODEL": "llama3.1", "OPENAI_CHAT_TIMEOUT": "3s", "OPENAI_CHAT_RETRIES": "-1",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pipeline.ChatConfig{Kind: "openai", BaseURL: "http://localhost:11434/v1", APIKey: "k", Model: "llama3.1", Timeout: 3 * time.Second, MaxRetries: -1}
+	if c != want {
+		t.Errorf("config %+v, want %+v", c, want)
+	}
+	g, err := pipeline.NewGenerator(c)
+	if err != nil || g.Name() != "openai" {
+		t.Errorf("generator %v %v", g, err)
+	}
+	c, err = pipeline.ChatConfigFromEnv(env(nil))
+	if err != nil || c != (pipeline.ChatConfig{}) {
+		t.Errorf("empty environment: %+v %v", c, err)
+	}
+	if g, err := pipeline.NewGenerator(c); err != nil || g.Name() != "extractive" {
+		t.Errorf("default generator %v %v", g, err)
+	}
+	for _, bad := range []map[string]string{
+		{"SELAH_GENERATOR": "gpt"},
+		{"OPENAI_CHAT_TIMEOUT": "soon"},
+		{"OPENAI_CHAT_TIMEOUT": "-1s"},
+		{"OPENAI_CHAT_RETRIES": "many"},
+	} {
+		if _, err := pipeline.ChatConfigFromEnv(env(bad)); err == nil {
+			t.Errorf("accepted %v", bad)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// Generator writes a draft answer to a question from the retrieved verses.
+// Whatever it returns is checked by the Answerer (see ground.go) before
+// anyone sees it, so a generator may be wrong but can never put a verse or
+// a wording in front of a user that the database does not hold.
+type Generator interface {
+	// Name identifies the generator in logs and in Answer.Generator.
+	Name() string
+	Generate(ctx context.Context, q Question) (Draft, error)
+}
+
+// Question is what a generator answers from: the user's question and the
+// retrieved verses, numbered from 1, best first.
+type Question struct {
+	Text       string
+	Candidates []Candidate
+	// MaxRefs is how many references the answer may cite (1-8); adjacent
+	// verses merge into one reference.
+	MaxRefs int
+}
+
+// Candidate is one retrieved verse offered to a generator.
+type Candidate struct {
+	// N is the number the generator cites the verse by (1-based).
+	N     int
+	Verse corpus.Verse
+	// Evidence is the share of the question's terms the verse's KJV text
+	// speaks to, idf-weighted, in [0, 1] (see relevance.go). The extractive
+	// generator ranks by it; a model does not need it.
+	Evidence float64
+}
+
+// Reference is the candidate's canonical reference ("John 3:16").
+func (c Candidate) Reference() string { return c.Verse.ID.String() }
+
+// Draft is a generator's proposal. Citations point into the question's
+// candidates, by number or by reference string; models sometimes write the
+// reference instead of the number, and either is only a pointer: the text
+// of a cited verse always comes from the database.
+type Draft struct {
+	Answer     string
+	Summary    string
+	Citations  []int    // candidate numbers
+	References []string // reference strings ("John 3:16", "Matthew 5:3-5")
+}
+
+// Generator kinds, and the name of the answer that no generator wrote.
+const (
+	GeneratorExtractive = "extractive" // deterministic, offline; the default
+	GeneratorOpenAI     = "openai"     // an OpenAI-compatible chat completions API
+	GeneratorNone       = "none"       // no relevant passage: nothing was generated
+)
+
+// ChatConfig chooses and configures the answer generator. The zero value is
+// the extractive generator. Environment variables, read by
+// ChatConfigFromEnv:
+//
+//	SELAH_GENERATOR      extractive (default) or openai
+//	OPENAI_BASE_URL      API base URL (default https://api.openai.com/v1);
+//	                     point it at Ollama or vLLM for a local server
+//	OPENAI_API_KEY       API key
+//	OPENAI_CHAT_MODEL    model (default gpt-4o-mini)
+//	OPENAI_CHAT_TIMEOUT  per-attempt timeout, a Go duration (default 20s)
+//	OPENAI_CHAT_RETRIES  retries after a failed attempt (default 1)
+type ChatConfig struct {
+	Kind string // GeneratorExtractive ("" too) or GeneratorOpenAI
+
+	// The rest configure the openai kind only.
+	BaseURL string
+	APIKey  string
+	Model   string
+	// Timeout bounds each request attempt (0: DefaultChatTimeout).
+	Timeout time.Duration
+	// MaxRetries is how often a failed attempt is retried (0:
+	// DefaultChatRetries; negative: never).
+	MaxRetries int
+	// MaxTokens caps the completion (0: DefaultChatMaxTokens).
+	MaxTokens int
+}
+
+// Defaults of ChatConfig. A chat completion takes seconds where an
+// embedding takes milliseconds, hence a longer timeout and fewer retries
+// than the embedder's. A hung server costs one timeout before the
+// extractive answer; failing ones at most two attempts and a backoff.
+const (
+	DefaultChatModel     = "gpt-4o-mini"
+	DefaultChatTimeout   = 20 * time.Second
+	DefaultChatRetries   = 1
+	DefaultChatMaxTokens = 700
+)
+
+// ChatConfigFromEnv reads the configuration from the environment variables
+// listed at ChatConfig; getenv is os.Getenv in production.
+func ChatConfigFromEnv(getenv func(string) string) (ChatConfig, error) {
+	c := ChatConfig{
+		Kind:    strings.ToLower(strings.TrimSpace(getenv("SELAH_GENERATOR"))),
+		BaseURL: getenv("OPENAI_BASE_URL"),
+		APIKey:  getenv("OPENAI_API_KEY"),
+		Model:   getenv("OPENAI_CHAT_MODEL"),
+	}
+	var err error
+	if v := getenv("OPENAI_CHAT_TIMEOUT"); v != "" {
+		if c.Timeout, err = time.ParseDuration(v); err != nil || c.Timeout < 0 {
+			return c, fmt.Errorf("pipeline: OPENAI_CHAT_TIMEOUT=%q is not a duration", v)
+		}
+	}
+	if v := getenv("OPENAI_CHAT_RETRIES"); v != "" {
+		if c.MaxRetries, err = strconv.Atoi(v); err != nil {
+			return c, fmt.Errorf("pipeline: OPENAI_CHAT_RETRIES=%q is not a number", v)
+		}
+	}
+	return c, c.Validate()
+}
+
+// Validate reports a configuration that cannot work.
+func (c ChatConfig) Validate() error {
+	switch c.Kind {
+	case "", GeneratorExtractive, GeneratorOpenAI:
+	default:
+		return fmt.Errorf("pipeline: unknown generator kind %q (want extractive or openai)", c.Kind)
+	}
+	if c.Timeout < 0 || c.MaxTokens < 0 {
+		return fmt.Errorf("pipeline: generator: negative timeout or token limit")
+	}
+	return nil
+}
+
+// NewGenerator returns the configured generator.
+func NewGenerator(cfg ChatConfig) (Generator, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Kind == GeneratorOpenAI {
+		return NewChat(cfg)
+	}
+	return Extractive{}, nil
+}
