@@ -1,0 +1,550 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store"
+)
+
+// Website sessions, and the sign-up, sign-in and sign-out that make and end
+// them. The browser holds a 256-bit random token in the selah_session
+// cookie; the database holds its SHA-256 (store/sessions.go).
+// Every POST form carries a CSRF token: the session's own once signed in,
+// and before that (sign-in and sign-up forms) a random token that is also
+// in the selah_csrf cookie, which a cross-site page can neither read nor
+// set. Both cookies are SameSite=Lax, which already keeps them off
+// cross-site POSTs in current browsers; the tokens do not depend on that.
+const (
+	sessionCookie = "selah_session"
+	csrfCookie    = "selah_csrf"
+	csrfField     = "csrf"
+
+	// sessionTTL is how long a session lasts without use. Use slides it:
+	// a session seen with less than sessionTTL-sessionRenewEvery left is
+	// extended, so an active user signs in about once a month at most and
+	// the expiry is written at most once a day per session.
+	sessionTTL        = 30 * 24 * time.Hour
+	sessionRenewEvery = 24 * time.Hour
+
+	localSession = "siteSession"
+	localCSRF    = "siteCSRF"
+
+	minPasswordLen = 10
+	// maxPasswordLen bounds what is fed to argon2; no one types more.
+	maxPasswordLen = 1000
+
+	// A client (IP and email together) that fails to sign in
+	// signInMaxFailures times is refused for the rest of signInWindow.
+	// Keying on both stops password guessing from one place without letting
+	// anyone lock a victim out from everywhere.
+	signInMaxFailures = 10
+	signInWindow      = 15 * time.Minute
+)
+
+var errCSRF = selah.Errorf(selah.EFORBIDDEN,
+	"This form has expired or did not come from this site. Go back, reload the page and try again.")
+
+// session is the signed-in state of a request.
+type session struct {
+	token   string
+	account store.Account
+	csrf    string
+}
+
+// sessionOf returns the request's session, nil when signed out. The lookup
+// runs at most once per request, whichever middleware or handler asks
+// first; routes that never ask (the API) never touch the sessions table.
+func (s *Server) sessionOf(c *fiber.Ctx) (*session, error) {
+	if sess, ok := c.Locals(localSession).(*session); ok { // a nil *session means "looked, signed out"
+		return sess, nil
+	}
+	sess, err := s.loadSession(c)
+	if err != nil {
+		return nil, err
+	}
+	c.Locals(localSession, sess)
+	return sess, nil
+}
+
+func (s *Server) loadSession(c *fiber.Ctx) (*session, error) {
+	token := c.Cookies(sessionCookie)
+	if token == "" {
+		return nil, nil
+	}
+	token = strings.Clone(token) // Fiber reuses the request buffer
+	now := s.now()
+	st, acct, err := s.store.SessionByToken(c.UserContext(), token, now)
+	if errors.Is(err, store.ErrNotFound) {
+		s.clearCookie(c, sessionCookie)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("web: load session: %w", err)
+	}
+	if acct.Status != store.AccountActive {
+		// A disabled account keeps its rows but may not use the site; the
+		// session stays, so re-enabling the account restores it.
+		return nil, nil
+	}
+	if st.ExpiresAt.Sub(now) < sessionTTL-sessionRenewEvery {
+		exp := now.Add(sessionTTL)
+		if err := s.store.ExtendSession(c.UserContext(), token, exp); err != nil {
+			// The session is still valid for a while; renewal can wait.
+			logger(c).Warn("extend session", slog.String("error", err.Error()))
+		} else {
+			s.setSessionCookie(c, token, exp)
+		}
+	}
+	c.Locals(localLogger, logger(c).With(slog.Int64("accountId", acct.ID)))
+	return &session{token: token, account: acct, csrf: st.CSRFToken}, nil
+}
+
+// startSession signs the account in: a new session, whatever cookie the
+// browser had before, so a token planted before sign-in is worthless after.
+func (s *Server) startSession(c *fiber.Ctx, acct store.Account) error {
+	token, st, err := s.store.CreateSession(c.UserContext(), acct.ID, s.now(), sessionTTL)
+	if err != nil {
+		return fmt.Errorf("web: start session: %w", err)
+	}
+	s.setSessionCookie(c, token, st.ExpiresAt)
+	c.Locals(localSession, &session{token: token, account: acct, csrf: st.CSRFToken})
+	logger(c).Info("signed in", slog.Int64("accountId", acct.ID))
+	return nil
+}
+
+// endSession signs out: the session row goes, so the token is dead even if
+// the cookie survives somewhere.
+func (s *Server) endSession(c *fiber.Ctx) error {
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return err
+	}
+	if sess != nil {
+		if err := s.store.DeleteSession(c.UserContext(), sess.token); err != nil {
+			return fmt.Errorf("web: end session: %w", err)
+		}
+		logger(c).Info("signed out")
+	}
+	s.clearCookie(c, sessionCookie)
+	c.Locals(localSession, (*session)(nil))
+	return nil
+}
+
+func (s *Server) setSessionCookie(c *fiber.Ctx, token string, expires time.Time) {
+	c.Cookie(&fiber.Cookie{
+		Name:     sessionCookie,
+		Value:    token,
+		Path:     "/",
+		MaxAge:   max(1, int(expires.Sub(s.now()).Seconds())),
+		Secure:   s.secureCookies(c),
+		HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteLaxMode,
+	})
+}
+
+func (s *Server) clearCookie(c *fiber.Ctx, name string) {
+	c.Cookie(&fiber.Cookie{
+		Name:     name,
+		Path:     "/",
+		Expires:  time.Unix(0, 0), // in the past: the browser drops it
+		Secure:   s.secureCookies(c),
+		HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteLaxMode,
+	})
+}
+
+// secureCookies reports whether cookies must be Secure: on HTTPS requests
+// (directly or as told by the proxy) and whenever the site's public URL is
+// HTTPS, so that a proxy that forgets X-Forwarded-Proto cannot downgrade
+// them.
+func (s *Server) secureCookies(c *fiber.Ctx) bool {
+	return c.Protocol() == "https" || strings.HasPrefix(strings.ToLower(s.cfg.PublicURL), "https://")
+}
+
+// csrfToken returns the token the request's forms must carry: the
+// session's, or for a signed-out visitor the double-submit token of the
+// selah_csrf cookie, issuing that cookie on first need.
+func (s *Server) csrfToken(c *fiber.Ctx) (string, error) {
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return "", err
+	}
+	if sess != nil {
+		return sess.csrf, nil
+	}
+	if t, ok := c.Locals(localCSRF).(string); ok {
+		return t, nil
+	}
+	t := c.Cookies(csrfCookie)
+	if !wellFormedToken(t) {
+		if t, err = randomToken(); err != nil {
+			return "", err
+		}
+		c.Cookie(&fiber.Cookie{
+			Name:        csrfCookie,
+			Value:       t,
+			Path:        "/",
+			SessionOnly: true,
+			Secure:      s.secureCookies(c),
+			HTTPOnly:    true,
+			SameSite:    fiber.CookieSameSiteLaxMode,
+		})
+	}
+	t = strings.Clone(t)
+	c.Locals(localCSRF, t)
+	return t, nil
+}
+
+// checkCSRF guards every state-changing form route: the form's csrf field
+// must equal the session's token, or, signed out, the selah_csrf cookie.
+// Requests the browser itself labels cross-site are refused outright.
+func (s *Server) checkCSRF(c *fiber.Ctx) error {
+	if requestHeader(c, "Sec-Fetch-Site") == "cross-site" {
+		return errCSRF
+	}
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return err
+	}
+	want := c.Cookies(csrfCookie)
+	if sess != nil {
+		want = sess.csrf
+	}
+	got := c.FormValue(csrfField)
+	if !wellFormedToken(want) || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+		logger(c).Info("csrf token refused", slog.Bool("signedIn", sess != nil))
+		return errCSRF
+	}
+	return c.Next()
+}
+
+// requestHeader returns a request header whatever the case of its name:
+// the server keeps names as sent (DisableHeaderNormalizing), and HTTP/2
+// and the proxies that speak it lower-case them.
+func requestHeader(c *fiber.Ctx, name string) string {
+	var v string
+	c.Request().Header.VisitAll(func(k, val []byte) {
+		if v == "" && strings.EqualFold(string(k), name) {
+			v = string(val)
+		}
+	})
+	return v
+}
+
+// requireSignIn sends signed-out visitors to the sign-in page, which
+// returns them here afterwards.
+func (s *Server) requireSignIn(c *fiber.Ctx) error {
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return err
+	}
+	if sess == nil {
+		return c.Redirect(signInURL(c), fiber.StatusSeeOther)
+	}
+	return c.Next()
+}
+
+// requireAdmin guards administrator pages (the queue dashboard): signed-out
+// visitors are sent to sign in, signed-in non-administrators get a plain
+// 404, so the pages' existence is not advertised.
+func (s *Server) requireAdmin(c *fiber.Ctx) error {
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return err
+	}
+	if sess == nil {
+		return c.Redirect(signInURL(c), fiber.StatusSeeOther)
+	}
+	if !sess.account.IsAdmin {
+		return fiber.ErrNotFound
+	}
+	return c.Next()
+}
+
+// signInURL is the sign-in page with a way back to the current page. Only
+// GETs can be returned to; a form posted after the session ended returns
+// to the keys page.
+func signInURL(c *fiber.Ctx) string {
+	next := "/settings/api"
+	if c.Method() == fiber.MethodGet {
+		// Path and query only, even if the request line was absolute.
+		next = string(c.Request().URI().RequestURI())
+	}
+	return "/signin?next=" + url.QueryEscape(next)
+}
+
+// localPath returns next if it is a path on this site, else "". It stops
+// sign-in from redirecting elsewhere (an open redirect): "//evil.example"
+// and "/\evil.example" are other hosts to browsers.
+func localPath(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return ""
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return ""
+	}
+	return next
+}
+
+// randomToken returns 256 random bits in unpadded base64url, the form of
+// every session and CSRF token.
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("web: random token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+func wellFormedToken(t string) bool {
+	if len(t) != 43 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(t)
+	return err == nil
+}
+
+// authForm is the data of the sign-in and sign-up pages. It never holds a
+// password: a failed form comes back with the email only.
+type authForm struct {
+	Email string
+	Next  string
+	Error string
+}
+
+func (s *Server) signUpForm(c *fiber.Ctx) error {
+	next := localPath(c.Query("next"))
+	if sess, err := s.sessionOf(c); err != nil || sess != nil {
+		return s.alreadySignedIn(c, err, next)
+	}
+	return s.renderPage(c, fiber.StatusOK, "signup", authForm{Next: next})
+}
+
+func (s *Server) signUp(c *fiber.Ctx) error {
+	form := authForm{Email: strings.TrimSpace(c.FormValue("email")), Next: localPath(c.FormValue("next"))}
+	pw, confirm := c.FormValue("password"), c.FormValue("confirm")
+	fail := func(status int, msg string) error {
+		form.Error = msg
+		return s.renderPage(c, status, "signup", form)
+	}
+	switch n := utf8.RuneCountInString(pw); {
+	case form.Email == "":
+		return fail(fiber.StatusBadRequest, "Enter your email address.")
+	case n < minPasswordLen:
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("Choose a password of at least %d characters.", minPasswordLen))
+	case n > maxPasswordLen:
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("Choose a password of at most %d characters.", maxPasswordLen))
+	case pw != confirm:
+		return fail(fiber.StatusBadRequest, "The two passwords do not match.")
+	}
+	var hash string
+	err := withPasswordSlot(c.UserContext(), func() (err error) {
+		hash, err = HashPassword(pw)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	acct, err := s.store.CreateAccount(c.UserContext(), form.Email, hash, "", false)
+	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
+		return fail(StatusOf(code), selah.ErrorMessage(err))
+	}
+	if err != nil {
+		return fmt.Errorf("web: sign up: %w", err)
+	}
+	logger(c).Info("account created", slog.Int64("accountId", acct.ID))
+	if err := s.startSession(c, acct); err != nil {
+		return err
+	}
+	return c.Redirect(orDefault(form.Next, "/settings/api"), fiber.StatusSeeOther)
+}
+
+func (s *Server) signInForm(c *fiber.Ctx) error {
+	next := localPath(c.Query("next"))
+	if sess, err := s.sessionOf(c); err != nil || sess != nil {
+		return s.alreadySignedIn(c, err, next)
+	}
+	return s.renderPage(c, fiber.StatusOK, "signin", authForm{Next: next})
+}
+
+// errBadCredentials is the one message for every failed sign-in, so the
+// page never tells whether an account with the email exists.
+const errBadCredentials = "The email address or password is not correct."
+
+func (s *Server) signIn(c *fiber.Ctx) error {
+	form := authForm{Email: strings.TrimSpace(c.FormValue("email")), Next: localPath(c.FormValue("next"))}
+	pw := c.FormValue("password")
+	fail := func(status int, msg string) error {
+		form.Error = msg
+		return s.renderPage(c, status, "signin", form)
+	}
+	if form.Email == "" || pw == "" {
+		return fail(fiber.StatusBadRequest, "Enter your email address and password.")
+	}
+	if utf8.RuneCountInString(pw) > maxPasswordLen {
+		return fail(fiber.StatusUnauthorized, errBadCredentials)
+	}
+	limitKey := signInLimitKey(c.IP(), form.Email)
+	if s.signInBlocked(c, limitKey) {
+		return fail(fiber.StatusTooManyRequests, "Too many failed attempts to sign in. Wait 15 minutes and try again.")
+	}
+	acct, hash, err := s.store.AccountForLogin(c.UserContext(), form.Email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("web: sign in: %w", err)
+	}
+	var ok bool
+	err = withPasswordSlot(c.UserContext(), func() error {
+		// An unknown email, or an account without a password, costs the
+		// same hash as a known one, so timing does not tell them apart.
+		if hash == "" {
+			CheckPassword(dummyHash(), pw)
+			return nil
+		}
+		ok = CheckPassword(hash, pw)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		s.signInFailed(c, limitKey)
+		logger(c).Info("sign-in failed")
+		return fail(fiber.StatusUnauthorized, errBadCredentials)
+	}
+	if acct.Status != store.AccountActive {
+		// The password was right, so saying this reveals nothing new.
+		return fail(fiber.StatusForbidden, "This account is disabled.")
+	}
+	s.signInSucceeded(c, limitKey)
+	if err := s.startSession(c, acct); err != nil {
+		return err
+	}
+	return c.Redirect(orDefault(form.Next, "/settings/api"), fiber.StatusSeeOther)
+}
+
+func (s *Server) signOut(c *fiber.Ctx) error {
+	if err := s.endSession(c); err != nil {
+		return err
+	}
+	return c.Redirect("/", fiber.StatusSeeOther)
+}
+
+func (s *Server) alreadySignedIn(c *fiber.Ctx, err error, next string) error {
+	if err != nil {
+		return err
+	}
+	return c.Redirect(orDefault(next, "/settings/api"), fiber.StatusSeeOther)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// passwordSlots bounds concurrent argon2id work: each hash holds 64 MiB
+// while it runs, so a burst of sign-ins must queue rather than exhaust
+// memory.
+var passwordSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+const passwordSlotWait = 10 * time.Second
+
+func withPasswordSlot(ctx context.Context, f func() error) error {
+	t := time.NewTimer(passwordSlotWait)
+	defer t.Stop()
+	select {
+	case passwordSlots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return &selah.Error{Code: selah.EUNAVAILABLE, Message: "The site is busy. Try again in a moment.", RetryAfter: 5}
+	}
+	defer func() { <-passwordSlots }()
+	return f()
+}
+
+// dummyHash is checked against when there is no real hash to check. It is
+// made on first use, not at start, so commands that never serve sign-ins
+// do not pay for it.
+var dummyHash = sync.OnceValue(func() string {
+	h, err := HashPassword("not a password anyone has")
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+// signInLimitKey names the failure counter of a client and email; it is a
+// hash so that Redis holds no email addresses.
+func signInLimitKey(ip, email string) string {
+	sum := sha256.Sum256([]byte(ip + "\x00" + store.NormalizeEmail(email)))
+	return "selah:signin:" + hex.EncodeToString(sum[:16])
+}
+
+// signInBlocked reports whether the client has used up its failures. When
+// Redis cannot be asked, sign-in stays open: argon2id already makes
+// guessing slow, and locking everyone out would be worse.
+func (s *Server) signInBlocked(c *fiber.Ctx, key string) bool {
+	if s.redis == nil {
+		return false
+	}
+	n, err := s.redis.Get(c.UserContext(), key).Int()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		logger(c).Warn("sign-in limit unavailable", slog.String("error", err.Error()))
+		return false
+	}
+	return n >= signInMaxFailures
+}
+
+func (s *Server) signInFailed(c *fiber.Ctx, key string) {
+	if s.redis == nil {
+		return
+	}
+	_, err := s.redis.TxPipelined(c.UserContext(), func(p redis.Pipeliner) error {
+		p.Incr(c.UserContext(), key)
+		p.ExpireNX(c.UserContext(), key, signInWindow)
+		return nil
+	})
+	if err != nil {
+		logger(c).Warn("count failed sign-in", slog.String("error", err.Error()))
+	}
+}
+
+func (s *Server) signInSucceeded(c *fiber.Ctx, key string) {
+	if s.redis == nil {
+		return
+	}
+	if err := s.redis.Del(c.UserContext(), key).Err(); err != nil {
+		logger(c).Warn("reset sign-in failures", slog.String("error", err.Error()))
+	}
+}
+
+// mustSession is the session of a route behind requireSignIn.
+func mustSession(c *fiber.Ctx) *session {
+	sess, _ := c.Locals(localSession).(*session)
+	if sess == nil {
+		panic("web: signed-in route without requireSignIn")
+	}
+	return sess
+}

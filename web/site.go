@@ -1,0 +1,421 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store"
+)
+
+// The website is server-rendered html/template pages inside one layout
+// (templates/layout.html). A page is a file templates/<name>.html that
+// defines "title" and "content"; renderPage(c, status, "<name>", data)
+// shows it. Pages work without JavaScript; the only script is the copy
+// button of a new key, which a readonly text field backs up.
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// maxKeyLifetimeDays bounds the optional expiry of a new key.
+const maxKeyLifetimeDays = 3650
+
+// copyScript makes the copy button of a new key work. It is inline, and
+// allowed by its hash in the Content-Security-Policy, so the page needs no
+// other script source; without JavaScript the button stays hidden and the
+// readonly field is there to select and copy.
+const copyScript = `
+document.querySelectorAll("[data-copy]").forEach(function (button) {
+  var field = document.getElementById(button.dataset.copy);
+  var status = document.getElementById(button.dataset.copyStatus);
+  if (!field || !navigator.clipboard) return;
+  field.addEventListener("focus", function () { field.select(); });
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(field.value).then(function () {
+      if (status) status.textContent = "Copied to the clipboard.";
+    }, function () {
+      field.focus();
+      if (status) status.textContent = "Copying failed: the key is selected, press Ctrl+C (or Cmd+C) to copy it.";
+    });
+  });
+});
+`
+
+// pageCSP is the Content-Security-Policy of the site's pages: nothing but
+// this site's own resources and the copy script, no framing (the revoke
+// button must not be clickjacked), forms only to this site.
+var pageCSP = "default-src 'self'; script-src 'self' 'sha256-" + sha256Base64(copyScript) + "'; " +
+	"style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+func sha256Base64(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// staticVersions maps each static file to a hash of its content. Links
+// carry it (site.css?v=...), so the file can be cached for a year and a new
+// deployment is still fetched at once.
+var staticVersions = func() map[string]string {
+	m := make(map[string]string)
+	err := fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(staticFS, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		m[strings.TrimPrefix(p, "static/")] = hex.EncodeToString(sum[:6])
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return m
+}()
+
+var templateFuncs = template.FuncMap{
+	"static": func(name string) string {
+		return "/static/" + name + "?v=" + staticVersions[name]
+	},
+	// date renders a time for people, in UTC, inside a machine-readable
+	// <time>. Its input is a time.Time, never user text.
+	"date": func(t time.Time) template.HTML {
+		t = t.UTC()
+		return template.HTML(`<time datetime="` + t.Format(time.RFC3339) + `">` + t.Format("2 Jan 2006 15:04") + ` UTC</time>`)
+	},
+	"hasPrefix":  strings.HasPrefix,
+	"copyScript": func() template.JS { return template.JS(copyScript) },
+}
+
+// pages holds one template set per page: the layout plus the page's file,
+// since every page defines the same "title" and "content" blocks.
+var pages = func() map[string]*template.Template {
+	files, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	m := make(map[string]*template.Template)
+	for _, f := range files {
+		name := strings.TrimSuffix(path.Base(f), ".html")
+		if name == "layout" {
+			continue
+		}
+		m[name] = template.Must(template.New(name).Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", f))
+	}
+	return m
+}()
+
+// pageData is what the layout sees; the page's own data is .Page.
+type pageData struct {
+	Account *store.Account // nil when signed out
+	CSRF    string         // every POST form carries it as the "csrf" field
+	Path    string
+	Page    any
+}
+
+// renderPage renders templates/<name>.html inside the layout with data as
+// .Page. It renders to a buffer first, so a template error becomes a clean
+// 500 rather than half a page.
+func (s *Server) renderPage(c *fiber.Ctx, status int, name string, data any) error {
+	t, ok := pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page template %q", name)
+	}
+	sess, err := s.sessionOf(c)
+	if err != nil {
+		return err
+	}
+	csrf, err := s.csrfToken(c)
+	if err != nil {
+		return err
+	}
+	pd := pageData{CSRF: csrf, Path: c.Path(), Page: data}
+	if sess != nil {
+		pd.Account = &sess.account
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", pd); err != nil {
+		return fmt.Errorf("web: render %s: %w", name, err)
+	}
+	c.Status(status).Type("html", "utf-8")
+	return c.Send(buf.Bytes())
+}
+
+func (s *Server) siteRoutes() {
+	s.app.Get("/static/*", serveStatic)
+
+	s.app.Get("/", s.page(s.home)...)
+	s.app.Get("/signup", s.page(s.signUpForm)...)
+	s.app.Post("/signup", s.form(s.signUp)...)
+	s.app.Get("/signin", s.page(s.signInForm)...)
+	s.app.Post("/signin", s.form(s.signIn)...)
+	s.app.Post("/signout", s.form(s.signOut)...)
+
+	s.app.Get("/ask", s.page(s.siteAskForm)...)
+	s.app.Post("/ask", s.form(s.siteAsk)...)
+	s.app.Get("/answers/:id", s.page(s.answerPage)...)
+
+	s.app.Get("/settings/api", s.signedIn(s.keysPage)...)
+	s.app.Post("/settings/api/keys", s.signedInForm(s.createKey)...)
+	s.app.Get("/settings/api/keys/:id/revoke", s.signedIn(s.confirmKey("revoke"))...)
+	s.app.Post("/settings/api/keys/:id/revoke", s.signedInForm(s.revokeKey)...)
+	s.app.Get("/settings/api/keys/:id/rotate", s.signedIn(s.confirmKey("rotate"))...)
+	s.app.Post("/settings/api/keys/:id/rotate", s.signedInForm(s.rotateKey)...)
+}
+
+// Handler chains of the site, by what a route needs.
+func (s *Server) page(h fiber.Handler) []fiber.Handler { return []fiber.Handler{pageHeaders, h} }
+func (s *Server) form(h fiber.Handler) []fiber.Handler {
+	return []fiber.Handler{pageHeaders, s.checkCSRF, h}
+}
+func (s *Server) signedIn(h fiber.Handler) []fiber.Handler {
+	return []fiber.Handler{pageHeaders, s.requireSignIn, h}
+}
+func (s *Server) signedInForm(h fiber.Handler) []fiber.Handler {
+	return []fiber.Handler{pageHeaders, s.requireSignIn, s.checkCSRF, h}
+}
+
+// pageHeaders sets what every site page needs. no-store because pages
+// differ per visitor and one of them shows a key that must never sit in a
+// cache or be restored by the back button.
+func pageHeaders(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderContentSecurityPolicy, pageCSP)
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	return c.Next()
+}
+
+func serveStatic(c *fiber.Ctx) error {
+	name := c.Params("*")
+	v, ok := staticVersions[name]
+	if !ok {
+		return fiber.ErrNotFound
+	}
+	b, err := fs.ReadFile(staticFS, "static/"+name)
+	if err != nil {
+		return fmt.Errorf("web: static %s: %w", name, err)
+	}
+	if c.Query("v") == v {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+	} else {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	}
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Type(strings.TrimPrefix(path.Ext(name), "."), "utf-8")
+	return c.Send(b)
+}
+
+type homePage struct {
+	BaseURL string // for the example request
+}
+
+func (s *Server) home(c *fiber.Ctx) error {
+	base := strings.TrimRight(s.cfg.PublicURL, "/")
+	if base == "" {
+		base = c.BaseURL()
+	}
+	return s.renderPage(c, fiber.StatusOK, "home", homePage{BaseURL: base})
+}
+
+// parseDays reads the optional expiry field of the key form.
+func parseDays(v string) (int, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxKeyLifetimeDays {
+		return 0, selah.Errorf(selah.EINVALID,
+			"The expiry must be a whole number of days from 1 to %d, or empty for a key that does not expire.", maxKeyLifetimeDays)
+	}
+	return n, nil
+}
+
+// keyView is a key as the keys page shows it.
+type keyView struct {
+	ID, Name, Prefix, Mode, State string
+	ReplacedBy                    string
+	CreatedAt                     time.Time
+	LastUsedAt, ExpiresAt         *time.Time
+	CanRevoke, CanRotate          bool
+}
+
+func (s *Server) keyView(k store.APIKey) keyView {
+	mode := "live"
+	if k.Test {
+		mode = "test"
+	}
+	return keyView{
+		ID: k.ID, Name: k.Name, Prefix: k.Prefix, Mode: mode, State: k.State(s.now()),
+		ReplacedBy: k.ReplacedBy, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt,
+		CanRevoke: k.Status != store.KeyRevoked,
+		// Store.RotateKey refuses the others (ECONFLICT); a revoked key is
+		// replaced by creating a key.
+		CanRotate: k.Status == store.KeyActive && k.ReplacedBy == "",
+	}
+}
+
+// keyForm is the create form as submitted, to show again after an error.
+type keyForm struct {
+	Name          string
+	Test          bool
+	ExpiresInDays string
+}
+
+type keysPage struct {
+	Keys    []keyView
+	Form    keyForm
+	Error   string
+	Notice  string
+	Plan    string
+	MaxKeys int
+}
+
+func (s *Server) keysPage(c *fiber.Ctx) error {
+	return s.renderKeys(c, fiber.StatusOK, keyForm{}, "", c.Query("revoked"))
+}
+
+// renderKeys shows the keys page. revokedID, from the redirect after a
+// revocation, adds a confirmation, but only for a revoked key of this
+// account: the query string is not trusted to put words on the page.
+func (s *Server) renderKeys(c *fiber.Ctx, status int, form keyForm, errMsg, revokedID string) error {
+	acct := mustSession(c).account
+	keys, err := s.store.ListKeys(c.UserContext(), acct.ID)
+	if err != nil {
+		return fmt.Errorf("web: keys page: %w", err)
+	}
+	page := keysPage{Form: form, Error: errMsg, Plan: acct.Plan.Name, MaxKeys: acct.Plan.MaxActiveKeys}
+	for _, k := range keys {
+		page.Keys = append(page.Keys, s.keyView(k))
+		if revokedID != "" && k.ID == revokedID && k.Status == store.KeyRevoked {
+			page.Notice = fmt.Sprintf("The key “%s” (%s) is revoked. Requests with it are refused within a second.",
+				orDefault(k.Name, "(unnamed)"), k.Prefix)
+		}
+	}
+	return s.renderPage(c, status, "settings_api", page)
+}
+
+// newKeyPage shows a key that was just made, the only time it is shown.
+type newKeyPage struct {
+	Secret    string
+	Key       keyView
+	OldPrefix string // set after a rotation
+}
+
+func (s *Server) createKey(c *fiber.Ctx) error {
+	acct := mustSession(c).account
+	form := keyForm{
+		Name:          strings.TrimSpace(c.FormValue("name")),
+		Test:          c.FormValue("mode") == "test",
+		ExpiresInDays: strings.TrimSpace(c.FormValue("expires_in_days")),
+	}
+	if m := c.FormValue("mode"); m != "live" && m != "test" {
+		return s.renderKeys(c, fiber.StatusBadRequest, form, "Choose live or test mode.", "")
+	}
+	days, err := parseDays(form.ExpiresInDays)
+	if err != nil {
+		return s.renderKeys(c, StatusOf(selah.ErrorCode(err)), form, selah.ErrorMessage(err), "")
+	}
+	var expires *time.Time
+	if days > 0 {
+		t := s.now().Add(time.Duration(days) * 24 * time.Hour)
+		expires = &t
+	}
+	secret, k, err := s.store.CreateKey(c.UserContext(), acct.ID, form.Name, form.Test, expires)
+	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
+		return s.renderKeys(c, StatusOf(code), form, selah.ErrorMessage(err), "")
+	}
+	if err != nil {
+		return fmt.Errorf("web: create key: %w", err)
+	}
+	logger(c).Info("api key created", slog.String("keyId", k.ID))
+	return s.renderPage(c, fiber.StatusCreated, "key_new", newKeyPage{Secret: secret, Key: s.keyView(k)})
+}
+
+var errNoSuchKey = selah.Errorf(selah.ENOTFOUND, "There is no such API key.")
+
+// ownKey returns the key named in the path if it belongs to the signed-in
+// account. Another account's key is "no such key", exactly like a key
+// that does not exist, so ids cannot be probed.
+func (s *Server) ownKey(c *fiber.Ctx) (store.APIKey, error) {
+	k, err := s.store.KeyByID(c.UserContext(), c.Params("id"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && k.AccountID != mustSession(c).account.ID) {
+		return store.APIKey{}, errNoSuchKey
+	}
+	if err != nil {
+		return store.APIKey{}, fmt.Errorf("web: load key: %w", err)
+	}
+	return k, nil
+}
+
+type confirmPage struct {
+	Action string // "revoke" or "rotate"
+	Key    keyView
+}
+
+// confirmKey asks before revoking or rotating: both cut off whatever uses
+// the key, so a stray click must not do it. It is a page with a form, not a
+// script dialog, so that it works without JavaScript.
+func (s *Server) confirmKey(action string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		k, err := s.ownKey(c)
+		if err != nil {
+			return err
+		}
+		return s.renderPage(c, fiber.StatusOK, "key_confirm", confirmPage{Action: action, Key: s.keyView(k)})
+	}
+}
+
+func (s *Server) revokeKey(c *fiber.Ctx) error {
+	k, err := s.ownKey(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.RevokeKey(c.UserContext(), k.ID); err != nil {
+		return fmt.Errorf("web: revoke key: %w", err)
+	}
+	logger(c).Info("api key revoked", slog.String("keyId", k.ID))
+	return c.Redirect("/settings/api?revoked="+k.ID, fiber.StatusSeeOther)
+}
+
+// rotateKey replaces the key with a new one and revokes it at once, with no
+// grace period: someone rotating from the website is usually replacing a
+// key that leaked. The CLI offers a grace period for planned rotations.
+func (s *Server) rotateKey(c *fiber.Ctx) error {
+	k, err := s.ownKey(c)
+	if err != nil {
+		return err
+	}
+	secret, nk, err := s.store.RotateKey(c.UserContext(), k.ID, 0)
+	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
+		return s.renderKeys(c, StatusOf(code), keyForm{}, selah.ErrorMessage(err), "")
+	}
+	if err != nil {
+		return fmt.Errorf("web: rotate key: %w", err)
+	}
+	logger(c).Info("api key rotated", slog.String("keyId", k.ID), slog.String("newKeyId", nk.ID))
+	return s.renderPage(c, fiber.StatusOK, "key_new", newKeyPage{Secret: secret, Key: s.keyView(nk), OldPrefix: k.Prefix})
+}
