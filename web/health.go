@@ -2,11 +2,13 @@ package web
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/worker/tasks"
 )
 
 // Check is the state of one dependency.
@@ -69,3 +71,51 @@ func (s *Server) health(c *fiber.Ctx) error {
 	}
 	return c.Status(status).JSON(res)
 }
+
+// ReadyResponse is the body of GET /readyz.
+type ReadyResponse struct {
+	Status string           `json:"status"` // "ready" or "not_ready"
+	Checks map[string]Check `json:"checks"`
+}
+
+// livez answers 200 while the process can serve at all; orchestrators
+// restart a process that stops answering it. It checks nothing else, so a
+// database outage does not make every replica restart at once.
+func (s *Server) livez(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "alive"})
+}
+
+// readyz answers 200 when this process should get traffic: it is not
+// draining, Postgres and Redis answer, and workers serve both job queues
+// (without them search and ask would only give 503s). Otherwise 503 with
+// the checks that failed, so a load balancer takes it out of rotation.
+func (s *Server) readyz(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	res := ReadyResponse{Status: "ready", Checks: map[string]Check{}}
+	if s.draining.Load() {
+		res.Checks["draining"] = Check{Status: "down", Error: "shutting down"}
+	}
+	res.Checks["postgres"] = timed(ctx, s.store.Ping)
+	res.Checks["redis"] = timed(ctx, func(ctx context.Context) error { return s.redis.Ping(ctx).Err() })
+	for _, q := range []string{tasks.QueueSearch, tasks.QueueAsk} {
+		res.Checks["workers:"+q] = timed(ctx, func(ctx context.Context) error {
+			if s.queue == nil {
+				return errNoWorkers
+			}
+			alive, err := s.queue.workersAlive(ctx, q)
+			if err == nil && !alive {
+				err = errNoWorkers
+			}
+			return err
+		})
+	}
+	status := fiber.StatusOK
+	for _, ch := range res.Checks {
+		if ch.Status != "ok" {
+			res.Status, status = "not_ready", fiber.StatusServiceUnavailable
+		}
+	}
+	return c.Status(status).JSON(res)
+}
+
+var errNoWorkers = errors.New("no live workers")

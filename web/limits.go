@@ -130,6 +130,7 @@ func (s *Server) rateLimit(c *fiber.Ctx) error {
 	}
 	setRateHeaders(c, r)
 	if err != nil {
+		s.metrics.rejected(selah.ErrorCode(err))
 		if d, m, qerr := s.limits.Remaining(ctx, p.AccountID, l); qerr == nil {
 			setQuotaHeaders(c, limits.Quota{Daily: d, Monthly: m})
 		} else {
@@ -171,6 +172,7 @@ func (s *Server) concurrencyLimit(c *fiber.Ctx) error {
 	}
 	setQuotaHeaders(c, q)
 	if err != nil {
+		s.metrics.rejected(selah.ErrorCode(err))
 		return err
 	}
 	defer func() {
@@ -202,6 +204,7 @@ func (s *Server) ReserveAsk(c *fiber.Ctx) (limits.Reservation, error) {
 		return limits.Reservation{}, limitsUnavailable(c, err)
 	}
 	if err != nil {
+		s.metrics.rejected(selah.ErrorCode(err))
 		if d, m, qerr := s.limits.Remaining(c.UserContext(), p.AccountID, l); qerr == nil {
 			setQuotaHeaders(c, limits.Quota{Daily: d, Monthly: m})
 		}

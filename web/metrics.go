@@ -4,14 +4,21 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// metrics holds the HTTP metrics. Each Server has its own registry so tests
-// can build many servers in one process.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
+// metrics holds the web process's metrics. Each Server has its own
+// registry so tests can build many servers in one process.
 type metrics struct {
-	registry *prometheus.Registry
-	requests *prometheus.HistogramVec
+	registry   *prometheus.Registry
+	requests   *prometheus.HistogramVec
+	rejections *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -20,14 +27,31 @@ func newMetrics() *metrics {
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "selah",
 			Name:      "http_request_duration_seconds",
-			Help:      "HTTP request latency by route and status.",
-			Buckets:   []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+			Help:      "HTTP request latency by method, route and status (its _count is the request count).",
+			Buckets:   latencyBuckets,
 		}, []string{"method", "route", "status"}),
+		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "selah",
+			Name:      "limiter_rejections_total",
+			Help:      "Requests refused by the limits, by reason (rate_limited, concurrency_limited, quota_exceeded).",
+		}, []string{"reason"}),
 	}
-	m.registry.MustRegister(m.requests)
+	m.registry.MustRegister(m.requests, m.rejections,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
 func (m *metrics) observeRequest(method, route string, status int, d time.Duration) {
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+func (m *metrics) rejected(reason string) { m.rejections.WithLabelValues(reason).Inc() }
+
+// metricsHandler serves the process's metrics in the Prometheus text
+// format: the server's own and those of extra (the worker's, when one
+// runs in this process).
+func (s *Server) metricsHandler(extra []prometheus.Gatherer) fiber.Handler {
+	g := prometheus.Gatherers{s.metrics.registry}
+	g = append(g, extra...)
+	return adaptor.HTTPHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
@@ -34,11 +35,17 @@ type Queue struct {
 	pubsub   *redis.PubSub
 
 	mu      sync.Mutex
-	waiters map[string]chan tasks.Result
+	waiters map[string]chan tasks.Result // by reply key
 
 	liveMu    sync.Mutex
 	liveUntil map[string]time.Time // queue -> cached "workers alive" until
+
+	// roundTrip is how long callers wait for jobs, by type and outcome.
+	roundTrip *prometheus.HistogramVec
 }
+
+// Collector exposes the facade's metrics for the server's registry.
+func (q *Queue) Collector() prometheus.Collector { return q.roundTrip }
 
 // NewQueue subscribes to the process's reply channel and returns the
 // facade. Close releases it.
@@ -53,6 +60,11 @@ func NewQueue(ctx context.Context, rdb *redis.Client, log *slog.Logger) (*Queue,
 		log:       log,
 		waiters:   map[string]chan tasks.Result{},
 		liveUntil: map[string]time.Time{},
+		roundTrip: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "selah", Subsystem: "queue", Name: "round_trip_seconds",
+			Help:    "Time from enqueue to the result reaching the web process, by job type and outcome.",
+			Buckets: latencyBuckets,
+		}, []string{"type", "outcome"}),
 	}
 	q.pubsub = rdb.Subscribe(ctx, tasks.ReplyChannel(q.instance))
 	if _, err := q.pubsub.Receive(ctx); err != nil {
@@ -76,8 +88,8 @@ func (q *Queue) dispatch() {
 			continue
 		}
 		q.mu.Lock()
-		ch, ok := q.waiters[r.RequestID]
-		delete(q.waiters, r.RequestID)
+		ch, ok := q.waiters[r.ReplyKey]
+		delete(q.waiters, r.ReplyKey)
 		q.mu.Unlock()
 		if ok {
 			ch <- r // buffered: never blocks
@@ -128,24 +140,30 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	payload, err := tasks.Encode(tasks.Envelope[A]{RequestID: requestID, ReplyTo: tasks.ReplyChannel(q.instance), Deadline: deadline, Args: args})
+	replyKey := newReplyKey()
+	payload, err := tasks.Encode(tasks.Envelope[A]{Header: tasks.Header{RequestID: requestID, ReplyTo: tasks.ReplyChannel(q.instance),
+		ReplyKey: replyKey, EnqueuedAt: time.Now(), Deadline: deadline}, Args: args})
 	if err != nil {
 		return nil, err
 	}
 
 	ch := make(chan tasks.Result, 1)
 	q.mu.Lock()
-	q.waiters[requestID] = ch
+	q.waiters[replyKey] = ch
 	q.mu.Unlock()
 	defer func() {
 		q.mu.Lock()
-		delete(q.waiters, requestID)
+		delete(q.waiters, replyKey)
 		q.mu.Unlock()
 	}()
 
 	task := asynq.NewTask(queue, payload)
 	_, err = q.client.EnqueueContext(ctx, task,
-		asynq.TaskID(requestID), asynq.Queue(queue), asynq.MaxRetry(0), asynq.Deadline(deadline))
+		asynq.TaskID(requestID), asynq.Queue(queue), asynq.MaxRetry(0),
+		// The job's own deadline travels in the envelope and ends the
+		// handler's context; asynq's lease only needs to outlast it. Were
+		// asynq's deadline the one to fire, it would archive the task.
+		asynq.Deadline(deadline.Add(leaseMargin)))
 	if err != nil {
 		if errors.Is(err, asynq.ErrTaskIDConflict) {
 			return nil, selah.Errorf(selah.ECONFLICT, "A request with this X-Request-Id is already in progress.")
@@ -153,6 +171,17 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 		return nil, fmt.Errorf("web: enqueue %s: %w", queue, err)
 	}
 
+	start := time.Now()
+	body, err := wait(ctx, q, ch, queue, requestID, deadline, timeout)
+	outcome := "ok"
+	if err != nil {
+		outcome = selah.ErrorCode(err)
+	}
+	q.roundTrip.WithLabelValues(queue, outcome).Observe(time.Since(start).Seconds())
+	return body, err
+}
+
+func wait(ctx context.Context, q *Queue, ch chan tasks.Result, queue, requestID string, deadline time.Time, timeout time.Duration) (json.RawMessage, error) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
@@ -173,12 +202,22 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 	}
 }
 
-// abandon makes sure a job whose caller has gone does no further work: a
-// pending job is deleted, a running one is asked to cancel. Its result, if
-// any still comes, finds no waiter.
+func newReplyKey() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// leaseMargin is how long asynq keeps a job's lease past the job's own
+// deadline: a handler that ignores its context gets this long to return
+// before asynq gives up on it.
+const leaseMargin = 5 * time.Second
+
+// abandon drops a job whose caller has gone: a job still pending is
+// deleted, so no worker starts it. A running one is left to end at its
+// deadline, which is the caller's; cancelling it through asynq would
+// archive the task and keep its id (the request id) taken. Its result,
+// if one still comes, finds no waiter.
 func (q *Queue) abandon(queue, id string) {
-	if err := q.insp.DeleteTask(queue, id); err == nil {
-		return
-	}
-	_ = q.insp.CancelProcessing(id)
+	_ = q.insp.DeleteTask(queue, id)
 }

@@ -1,13 +1,13 @@
 package web
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/worker/tasks"
 )
 
 // MaxPassageVerses caps one /scripture response. The longest chapter
@@ -52,10 +52,6 @@ type PassageResponse struct {
 	RequestID   string       `json:"requestId"`
 }
 
-func scriptureURL(ref string) string {
-	return "/api/v1/scripture?ref=" + url.QueryEscape(ref)
-}
-
 func verseJSON(v corpus.Verse) VerseJSON {
 	return VerseJSON{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number, Text: v.Text, Title: v.Title}
 }
@@ -77,7 +73,7 @@ func chapterLink(b corpus.Book, ch, delta int) *ChapterLink {
 		}
 	}
 	ref := corpus.Reference{Book: b, StartChapter: ch, StartVerse: 1, EndChapter: ch, EndVerse: b.Verses(ch)}.String()
-	return &ChapterLink{Reference: ref, URL: scriptureURL(ref)}
+	return &ChapterLink{Reference: ref, URL: tasks.ScriptureURL(ref)}
 }
 
 func joinText(vs []corpus.Verse) string {

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah/worker/tasks"
@@ -13,7 +11,6 @@ const (
 	MaxQueryLength     = 500
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 20
-	searchTimeout      = 10 * time.Second
 )
 
 type searchRequest struct {
@@ -35,7 +32,7 @@ func (s *Server) search(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := Run(c.UserContext(), s.queue, RequestID(c), tasks.SearchArgs{Query: q, Limit: limit}, searchTimeout)
+	body, err := Run(c.UserContext(), s.queue, RequestID(c), tasks.SearchArgs{Query: q, Limit: limit}, s.cfg.SearchTimeout)
 	if err != nil {
 		return err
 	}

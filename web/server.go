@@ -6,9 +6,12 @@ package web
 import (
 	"context"
 	"log/slog"
+	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah/store"
@@ -26,6 +29,12 @@ type Config struct {
 	BodyLimit int
 	// RequestTimeout bounds the work of one API request (default 30s).
 	RequestTimeout time.Duration
+	// SiteAsksPerDay is the website's anonymous Ask quota per client
+	// address and UTC day (default DefaultSiteAsksPerDay).
+	SiteAsksPerDay int
+	// SearchTimeout and AskTimeout are the deadlines of search and ask
+	// jobs, after which the caller gets 504 timeout (defaults 10s, 25s).
+	SearchTimeout, AskTimeout time.Duration
 }
 
 // Deps are the services the server talks to.
@@ -35,6 +44,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Queue is the job facade for search and ask; nil serves 503 for them.
 	Queue *Queue
+	// Gatherers are extra metrics served at /metrics (the worker's, when
+	// one runs in this process).
+	Gatherers []prometheus.Gatherer
 	// Now is the clock for key expiry and other business time; nil means
 	// time.Now. Tests set it to cross expiries without sleeping.
 	Now func() time.Time
@@ -53,6 +65,11 @@ type Server struct {
 	keys    *keyCache      // API key lookups, see auth.go
 	touches *keyToucher    // last_used_at writes, see auth.go
 	limits  *limits.Engine // rate, concurrency and Ask quota, see limits.go
+	// draining is set by Shutdown: /readyz fails so load balancers stop
+	// sending traffic while in-flight requests finish.
+	draining  atomic.Bool
+	gatherers []prometheus.Gatherer
+	dashboard queueDashboard // asynqmon, see admin.go
 }
 
 // New builds the server and its routes.
@@ -63,13 +80,23 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 30 * time.Second
 	}
+	if cfg.SearchTimeout == 0 {
+		cfg.SearchTimeout = 10 * time.Second
+	}
+	if cfg.AskTimeout == 0 {
+		cfg.AskTimeout = 25 * time.Second
+	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
 	}
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
-	s := &Server{cfg: cfg, store: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue}
+	s := &Server{cfg: cfg, store: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue,
+		gatherers: deps.Gatherers}
+	if deps.Queue != nil {
+		s.metrics.registry.MustRegister(deps.Queue.Collector())
+	}
 	s.now, s.keys, s.touches = deps.Now, newKeyCache(keyCacheTTL, keyCacheMax), newKeyToucher(deps.Store, deps.Logger)
 	var usage limits.UsageStore
 	if deps.Store != nil {
@@ -96,11 +123,28 @@ func (s *Server) App() *fiber.App { return s.app }
 // Listen serves on addr until Shutdown.
 func (s *Server) Listen(addr string) error { return s.app.Listen(addr) }
 
+// Listener serves on ln until Shutdown (tests listen on port 0).
+func (s *Server) Listener(ln net.Listener) error { return s.app.Listener(ln) }
+
+// Drain marks the server as going away: /readyz fails from now on, while
+// requests are still served. Callers wait a moment (for load balancers to
+// notice) and then call Shutdown.
+func (s *Server) Drain() { s.draining.Store(true) }
+
 // Shutdown stops accepting connections and waits for in-flight requests.
-func (s *Server) Shutdown(ctx context.Context) error { return s.app.ShutdownWithContext(ctx) }
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.Drain()
+	defer s.closeDashboard()
+	return s.app.ShutdownWithContext(ctx)
+}
 
 func (s *Server) routes() {
 	s.app.Use(s.requestID, s.accessLog, s.recoverPanic)
+
+	// Operational endpoints: no key, outside the versioned API.
+	s.app.Get("/livez", s.livez)
+	s.app.Get("/readyz", s.readyz)
+	s.app.Get("/metrics", s.metricsHandler(s.gatherers))
 
 	api := s.app.Group("/api/v1")
 	api.Use(apiCORS()) // before auth: preflights carry no key
@@ -111,6 +155,12 @@ func (s *Server) routes() {
 	// /api/v1 is a 404 whether or not a key came with it.
 	api.Get("/scripture", s.authed(s.scripture)...)
 	api.Post("/search", s.authed(s.search)...)
+	api.Post("/ask", s.authed(s.ask)...)
+	api.Get("/topics", s.authed(s.listTopics)...)
+	api.Get("/topics/:slug", s.authed(s.topic)...)
+
+	s.siteRoutes()
+	s.adminRoutes()
 	// No catch-all: a request no route matches reaches errorHandler as
 	// Fiber's 404 or 405.
 }

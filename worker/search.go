@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/selahdev/selah"
@@ -46,9 +45,9 @@ func result(v corpus.Verse, score float64) SearchResult {
 // Handle is the worker.Handler of search jobs. A query that is itself a
 // reference returns that passage first, then what retrieval finds.
 func (s *Searcher) Handle(ctx context.Context, requestID string, payload []byte) (any, error) {
-	var args tasks.SearchArgs
-	if err := json.Unmarshal(payload, &args); err != nil {
-		return nil, fmt.Errorf("worker: search args: %w", err)
+	args, err := tasks.DecodeArgs[tasks.SearchArgs](payload)
+	if err != nil {
+		return nil, fmt.Errorf("worker: %w", err)
 	}
 	res := SearchResponse{Query: args.Query, Strategy: string(pipeline.ModeHybrid), Embedder: s.Retriever.EmbedderName(),
 		Results: []SearchResult{}, RequestID: requestID}

@@ -8,10 +8,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -53,6 +54,9 @@ type Worker struct {
 	handlers map[string]Handler
 	stopBeat chan struct{}
 	beatDone chan struct{}
+	metrics  *Metrics
+	stopping atomic.Bool
+	stopOnce sync.Once
 }
 
 // New builds a worker on rdb. Register handlers with Handle before Start.
@@ -72,7 +76,8 @@ func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
-	w := &Worker{cfg: cfg, rdb: rdb, log: log, id: hex.EncodeToString(b), handlers: map[string]Handler{}, mux: asynq.NewServeMux()}
+	w := &Worker{cfg: cfg, rdb: rdb, log: log, id: hex.EncodeToString(b), handlers: map[string]Handler{}, mux: asynq.NewServeMux(),
+		metrics: NewMetrics(asynq.NewInspectorFromRedisClient(rdb), cfg.Queues, log)}
 	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:       cfg.Concurrency,
 		Queues:            queues,
@@ -95,17 +100,10 @@ func (w *Worker) Handle(kind string, h Handler) {
 	})
 }
 
-type rawEnvelope struct {
-	RequestID string          `json:"requestId"`
-	ReplyTo   string          `json:"replyTo"`
-	Deadline  time.Time       `json:"deadline"`
-	Args      json.RawMessage `json:"args"`
-}
-
 func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
-	var env rawEnvelope
-	if err := json.Unmarshal(t.Payload(), &env); err != nil || env.RequestID == "" || env.ReplyTo == "" {
-		w.log.Error("malformed job", slog.String("type", t.Type()))
+	env, args, err := tasks.DecodeHeader(t.Payload())
+	if err != nil {
+		w.log.Error("malformed job", slog.String("type", t.Type()), slog.String("error", err.Error()))
 		return fmt.Errorf("worker: malformed %s job: %w", t.Type(), asynq.SkipRetry)
 	}
 	log := w.log.With(slog.String("requestId", env.RequestID), slog.String("job", t.Type()))
@@ -115,11 +113,21 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		defer cancel()
 	}
 	start := time.Now()
-	body, err := h(ctx, env.RequestID, env.Args)
+	if m := w.metrics; m != nil && !env.EnqueuedAt.IsZero() {
+		m.queueWait.WithLabelValues(t.Type()).Observe(start.Sub(env.EnqueuedAt).Seconds())
+	}
+	body, err := h(ctx, env.RequestID, args)
+	if m := w.metrics; m != nil {
+		outcome := "ok"
+		if err != nil {
+			outcome = selah.ErrorCode(err)
+		}
+		m.duration.WithLabelValues(t.Type(), outcome).Observe(time.Since(start).Seconds())
+	}
 	if err != nil && selah.ErrorCode(err) == selah.EINTERNAL {
 		log.Error("job failed", slog.String("error", err.Error()))
 	}
-	res := tasks.NewResult(env.RequestID, body, err)
+	res := tasks.NewResult(env, body, err)
 	b, merr := json.Marshal(res)
 	if merr != nil {
 		return fmt.Errorf("worker: encode result: %w", merr)
@@ -131,11 +139,9 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		log.Error("publish result", slog.String("error", perr.Error()))
 	}
 	log.Debug("job done", slog.Duration("duration", time.Since(start)), slog.Bool("ok", err == nil))
-	// An application error is delivered to the caller as its result; the
-	// job itself did its work, so asynq need not keep it.
-	if err != nil && errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("worker: %s: %w", t.Type(), asynq.SkipRetry)
-	}
+	// The result, success or error, has been delivered: the job is done
+	// and asynq deletes it. Returning an error would make asynq archive
+	// the task, keeping its id (the request id) taken for months.
 	return nil
 }
 
@@ -179,9 +185,17 @@ func (w *Worker) beat(ctx context.Context) error {
 	return nil
 }
 
+// Metrics returns the worker's metrics, for its handlers to record
+// pipeline stages and for the process to serve.
+func (w *Worker) Metrics() *Metrics { return w.metrics }
+
 // Shutdown leaves the live set first, so web processes stop sending work,
-// then lets running jobs finish (or hands them back) and stops.
-func (w *Worker) Shutdown() {
+// then lets running jobs finish (or hands them back) and stops. Calling it
+// again does nothing.
+func (w *Worker) Shutdown() { w.stopOnce.Do(w.shutdown) }
+
+func (w *Worker) shutdown() {
+	w.stopping.Store(true)
 	if w.stopBeat != nil {
 		close(w.stopBeat)
 		<-w.beatDone

@@ -27,6 +27,9 @@ type config struct {
 	LogFormat   string
 	LogLevel    string
 	PublicURL   string
+	MetricsAddr string
+	Concurrency int
+	DrainDelay  time.Duration
 }
 
 func env(name, def string) string {
@@ -58,6 +61,17 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 	f.IntVar(&c.Port, "port", envInt("PORT", 8080), "HTTP port (env PORT)")
 	f.StringVar(&c.Addr, "addr", env("ADDR", ""), "bind address (env ADDR; default 127.0.0.1:$PORT)")
 	f.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the website, for canonical links (env PUBLIC_URL)")
+	f.DurationVar(&c.DrainDelay, "drain-delay", drainDelay,
+		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener")
+}
+
+// bindWorker adds the worker flags.
+func (c *config) bindWorker(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", "127.0.0.1:9090"),
+		"where a worker-only process serves /livez, /readyz and /metrics (env METRICS_ADDR)")
+	f.IntVar(&c.Concurrency, "concurrency", envInt("WORKER_CONCURRENCY", 0),
+		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
 }
 
 func (c *config) listenAddr() string {

@@ -19,6 +19,9 @@ func newRootCmd() *cobra.Command {
 		newMigrateCmd(cfg),
 		newIngestCmd(cfg),
 		newServeCmd(cfg),
+		newWebCmd(cfg),
+		newWorkerCmd(cfg),
+		newEvalCmd(cfg),
 		newAccountsCmd(cfg),
 		newKeysCmd(cfg),
 	)

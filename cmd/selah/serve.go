@@ -5,13 +5,55 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
+	"os"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
+	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web"
+	"github.com/selahdev/selah/worker"
+	"github.com/selahdev/selah/worker/tasks"
 )
+
+// drainDelay is how long a stopping web process keeps serving with /readyz
+// failing, so load balancers stop sending it traffic before it closes its
+// listener.
+const drainDelay = 2 * time.Second
+
+func newWebCmd(cfg *config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "web",
+		Short: "Run the HTTP server only (API, website); search and ask jobs go to workers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd.Context(), cfg, true, false)
+		},
+	}
+	cfg.bindHTTP(cmd)
+	return cmd
+}
+
+func newWorkerCmd(cfg *config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Run an Asynq worker only: it embeds, retrieves and answers search and ask jobs",
+		Long: `worker serves the search and ask queues. Run as many as the load needs;
+each serves /livez, /readyz and /metrics on --metrics-addr. On SIGTERM it
+stops taking jobs, finishes those in flight (or hands them back) and exits.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd.Context(), cfg, false, true)
+		},
+	}
+	cfg.bindWorker(cmd)
+	return cmd
+}
 
 func newServeCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
@@ -19,10 +61,11 @@ func newServeCmd(cfg *config) *cobra.Command {
 		Short: "Run the web server and a worker in one process (local use)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runServe(cmd.Context(), cfg)
+			return run(cmd.Context(), cfg, true, true)
 		},
 	}
 	cfg.bindHTTP(cmd)
+	cfg.bindWorker(cmd)
 	return cmd
 }
 
@@ -44,7 +87,10 @@ func migrateIfBehind(ctx context.Context, st *store.Store, log *slog.Logger) err
 	return nil
 }
 
-func runServe(ctx context.Context, cfg *config) error {
+// run starts the web server, a worker, or both, and stops them in order
+// when ctx ends (SIGINT or SIGTERM): the web process drains first, so no
+// request is cut off; the worker then finishes its jobs.
+func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 	log := cfg.logger()
 	st, err := cfg.openStore(ctx)
 	if err != nil {
@@ -60,20 +106,94 @@ func runServe(ctx context.Context, cfg *config) error {
 	}
 	defer rc.Close()
 
-	srv := web.New(web.Config{Version: version, PublicURL: cfg.PublicURL}, web.Deps{Store: st, Redis: rc, Logger: log})
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Listen(cfg.listenAddr()) }()
-	log.Info("listening", slog.String("addr", "http://"+cfg.listenAddr()))
+	errc := make(chan error, 2)
+	var gatherers []prometheus.Gatherer
+	var wk *worker.Worker
+	if withWorker {
+		if wk, err = startWorker(ctx, cfg, st, rc, log); err != nil {
+			return err
+		}
+		defer func() {
+			log.Info("worker stopping: finishing in-flight jobs")
+			wk.Shutdown()
+		}()
+		gatherers = append(gatherers, wk.Metrics().Registry)
+		if !withWeb {
+			hs := &http.Server{Addr: cfg.MetricsAddr, Handler: wk.HealthHandler(st), ReadHeaderTimeout: 5 * time.Second}
+			ln, err := net.Listen("tcp", cfg.MetricsAddr)
+			if err != nil {
+				return fmt.Errorf("listen %s: %w", cfg.MetricsAddr, err)
+			}
+			go func() { errc <- hs.Serve(ln) }()
+			defer hs.Close()
+			log.Info("worker health and metrics", slog.String("addr", "http://"+cfg.MetricsAddr))
+		}
+	}
+
+	var srv *web.Server
+	if withWeb {
+		q, err := web.NewQueue(ctx, rc, log)
+		if err != nil {
+			return err
+		}
+		defer q.Close()
+		srv = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL},
+			web.Deps{Store: st, Redis: rc, Logger: log, Queue: q, Gatherers: gatherers})
+		ln, err := net.Listen("tcp", cfg.listenAddr())
+		if err != nil {
+			return fmt.Errorf("listen %s: %w", cfg.listenAddr(), err)
+		}
+		go func() { errc <- srv.Listener(ln) }()
+		log.Info("listening", slog.String("addr", "http://"+cfg.listenAddr()))
+	}
+
 	select {
 	case err := <-errc:
-		return fmt.Errorf("listen %s: %w", cfg.listenAddr(), err)
+		return fmt.Errorf("server stopped: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: draining requests")
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if srv != nil {
+		log.Info("shutting down: draining requests")
+		srv.Drain()
+		time.Sleep(cfg.DrainDelay)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
 	}
 	return nil
+}
+
+// startWorker builds the pipeline from the configuration and the index in
+// the database, and starts serving the job queues.
+func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Client, log *slog.Logger) (*worker.Worker, error) {
+	embCfg, err := pipeline.EmbedderConfigFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	chatCfg, err := pipeline.ChatConfigFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	g, err := pipeline.NewGenerator(chatCfg)
+	if err != nil {
+		return nil, err
+	}
+	e, err := pipeline.LoadEmbedder(ctx, st, embCfg)
+	if err != nil {
+		return nil, err
+	}
+	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency}, rc, log)
+	r := pipeline.NewRetriever(st, e)
+	r.Observe = wk.Metrics().ObserveStage
+	wk.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
+	a := pipeline.NewAnswerer(st, r, g)
+	a.Observe = wk.Metrics().ObserveStage
+	wk.Handle(tasks.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
+	if err := wk.Start(ctx); err != nil {
+		return nil, err
+	}
+	log.Info("worker started", slog.String("embedder", e.Name()), slog.Int("dims", e.Dims()), slog.String("generator", g.Name()))
+	return wk, nil
 }

@@ -7,6 +7,7 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/selahdev/selah"
@@ -24,13 +25,26 @@ type Args interface {
 	Kind() string
 }
 
-// Envelope is what the web facade enqueues: the request id (also the task
-// id), the channel the result goes to, the deadline, and the typed args.
+// Header is the part of every job that is not its args: the request id
+// (also the task id), the channel the result goes to and the key that
+// routes it to the waiting call, when it was enqueued (for the queue-wait
+// metric), and the deadline.
+//
+// ReplyKey is fresh for every call, unlike the request id, which a client
+// may send again (X-Request-Id) after a timeout: a late result of the
+// first call must not answer the second.
+type Header struct {
+	RequestID  string    `json:"requestId"`
+	ReplyTo    string    `json:"replyTo"`
+	ReplyKey   string    `json:"replyKey"`
+	EnqueuedAt time.Time `json:"enqueuedAt"`
+	Deadline   time.Time `json:"deadline"`
+}
+
+// Envelope is what the web facade enqueues: the header and the typed args.
 type Envelope[A Args] struct {
-	RequestID string    `json:"requestId"`
-	ReplyTo   string    `json:"replyTo"`
-	Deadline  time.Time `json:"deadline"`
-	Args      A         `json:"args"`
+	Header
+	Args A `json:"args"`
 }
 
 // SearchArgs is the payload of a search job.
@@ -42,15 +56,23 @@ type SearchArgs struct {
 // Kind implements Args.
 func (SearchArgs) Kind() string { return QueueSearch }
 
+// Where an ask came from.
+const (
+	SourceAPI = "api"
+	SourceWeb = "web"
+)
+
 // AskArgs is the payload of an ask job.
 type AskArgs struct {
 	Question      string `json:"question"`
 	MaxReferences int    `json:"maxReferences"`
 	// Offline forces the extractive generator (test keys, the website).
 	Offline bool `json:"offline,omitempty"`
-	// Source records where the ask came from ("api" or "web"); it is never
-	// shown on answer pages.
-	Source string `json:"source,omitempty"`
+	// Source records where the ask came from (SourceAPI or SourceWeb); it
+	// is never shown on answer pages.
+	Source string `json:"source"`
+	// BaseURL is the website's base URL, for the answer's canonical link.
+	BaseURL string `json:"baseUrl"`
 }
 
 // Kind implements Args.
@@ -65,13 +87,29 @@ func Encode[A Args](e Envelope[A]) ([]byte, error) {
 	return b, nil
 }
 
-// Decode unmarshals an envelope of the given args type.
-func Decode[A Args](b []byte) (Envelope[A], error) {
-	var e Envelope[A]
-	if err := json.Unmarshal(b, &e); err != nil {
-		return e, fmt.Errorf("tasks: decode: %w", err)
+// DecodeHeader unmarshals a job's header and leaves its args raw for the
+// handler of its type, which decodes them with DecodeArgs.
+func DecodeHeader(b []byte) (Header, json.RawMessage, error) {
+	var e struct {
+		Header
+		Args json.RawMessage `json:"args"`
 	}
-	return e, nil
+	if err := json.Unmarshal(b, &e); err != nil {
+		return e.Header, nil, fmt.Errorf("tasks: decode: %w", err)
+	}
+	if e.RequestID == "" || e.ReplyTo == "" || e.ReplyKey == "" {
+		return e.Header, nil, fmt.Errorf("tasks: decode: incomplete header")
+	}
+	return e.Header, e.Args, nil
+}
+
+// DecodeArgs unmarshals a job's args.
+func DecodeArgs[A Args](raw json.RawMessage) (A, error) {
+	var a A
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, fmt.Errorf("tasks: decode %s args: %w", a.Kind(), err)
+	}
+	return a, nil
 }
 
 // ErrorPayload is an application error carried in a result.
@@ -81,8 +119,10 @@ type ErrorPayload struct {
 	RetryAfter int    `json:"retryAfter,omitempty"`
 }
 
-// Result is what a worker publishes on the envelope's ReplyTo channel.
+// Result is what a worker publishes on the envelope's ReplyTo channel,
+// addressed by the envelope's ReplyKey.
 type Result struct {
+	ReplyKey  string          `json:"replyKey"`
 	RequestID string          `json:"requestId"`
 	Body      json.RawMessage `json:"body,omitempty"`
 	Error     *ErrorPayload   `json:"error,omitempty"`
@@ -91,8 +131,8 @@ type Result struct {
 // NewResult builds the result of a job: the JSON body on success, or the
 // error as its code and public message (internal details stay in the
 // worker's log).
-func NewResult(requestID string, body any, err error) Result {
-	r := Result{RequestID: requestID}
+func NewResult(h Header, body any, err error) Result {
+	r := Result{ReplyKey: h.ReplyKey, RequestID: h.RequestID}
 	if err != nil {
 		r.Error = &ErrorPayload{Code: selah.ErrorCode(err), Message: selah.ErrorMessage(err)}
 		if ae, ok := err.(*selah.Error); ok {
@@ -130,3 +170,17 @@ func WorkersKey(queue string) string { return "selah:workers:" + queue }
 
 // ReplyChannel is the pub/sub channel of one web process.
 func ReplyChannel(instance string) string { return "selah:results:" + instance }
+
+// Links that results carry, shared by the web handlers and the workers so
+// they cannot disagree.
+
+// ScriptureURL is the API link of a passage.
+func ScriptureURL(ref string) string {
+	return "/api/v1/scripture?ref=" + url.QueryEscape(ref)
+}
+
+// TopicURL is the API link of a topic hub.
+func TopicURL(slug string) string { return "/api/v1/topics/" + slug }
+
+// AnswerPath is the path of an answer's public page on the website.
+func AnswerPath(id string) string { return "/answers/" + id }

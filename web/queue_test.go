@@ -1,0 +1,312 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
+	"github.com/selahdev/selah/worker"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// queueEnv is a web server with its job facade on a real Redis, and a
+// Postgres holding the full corpus; workers are started per test.
+type queueEnv struct {
+	st  *store.Store
+	rc  *redis.Client
+	q   *Queue
+	srv *Server
+	log *slog.Logger
+}
+
+func newQueueEnv(t testing.TB, cfg Config) *queueEnv {
+	t.Helper()
+	env := &queueEnv{st: storetest.NewCorpusStore(t), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	_, env.rc = storetest.NewRedis(t)
+	q, err := NewQueue(context.Background(), env.rc, env.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	env.q = q
+	env.srv = New(cfg, Deps{Store: env.st, Redis: env.rc, Logger: env.log, Queue: q})
+	return env
+}
+
+// startWorker starts a worker with its own Redis connection, as a separate
+// process would have, serving search jobs with h.
+func (env *queueEnv) startWorker(t testing.TB, h worker.Handler) *worker.Worker {
+	t.Helper()
+	rc := redis.NewClient(env.rc.Options())
+	w := worker.New(worker.Config{Concurrency: 2, ShutdownTimeout: 2 * time.Second, Queues: []string{tasks.QueueSearch}}, rc, env.log)
+	w.Handle(tasks.QueueSearch, h)
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Shutdown(); rc.Close() })
+	return w
+}
+
+// searcher is the real search handler over the test corpus.
+func (env *queueEnv) searcher(t testing.TB) worker.Handler {
+	t.Helper()
+	e, err := pipeline.LoadEmbedder(context.Background(), env.st, pipeline.EmbedderConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&worker.Searcher{Store: env.st, Retriever: pipeline.NewRetriever(env.st, e)}).Handle
+}
+
+func (env *queueEnv) key(t testing.TB, plan string) string {
+	t.Helper()
+	ctx := context.Background()
+	a, err := env.st.CreateAccount(ctx, "q"+newRequestID()+"@example.com", "", plan, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := env.st.CreateKey(ctx, a.ID, "queue", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func postSearch(key, body, requestID string) *http.Request {
+	req := httptest.NewRequest("POST", "/api/v1/search", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	if requestID != "" {
+		req.Header.Set("X-Request-Id", requestID)
+	}
+	return req
+}
+
+func decodeSearch(t testing.TB, res *http.Response) worker.SearchResponse {
+	t.Helper()
+	var out worker.SearchResponse
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// counting wraps a handler to count the jobs it ran.
+func counting(h worker.Handler, n *atomic.Int64) worker.Handler {
+	return func(ctx context.Context, id string, p []byte) (any, error) {
+		n.Add(1)
+		return h(ctx, id, p)
+	}
+}
+
+// TestSearchThroughTwoWorkers sends searches through the facade to two
+// worker processes until both have served some, and checks every answer
+// belongs to its own request.
+func TestSearchThroughTwoWorkers(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	h := env.searcher(t)
+	var a, b atomic.Int64
+	env.startWorker(t, counting(h, &a))
+	env.startWorker(t, counting(h, &b))
+	key := env.key(t, store.PlanInternal)
+
+	queries := map[string]string{
+		"For God so loved the world":             "John 3:16",
+		"The LORD is my shepherd":                "Psalms 23:1",
+		"John 11:35":                             "John 11:35",
+		"In the beginning God created the heaven": "Genesis 1:1",
+	}
+	for round := 0; round < 20 && (a.Load() == 0 || b.Load() == 0); round++ {
+		var wg sync.WaitGroup
+		for q, want := range queries {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := send(t, env.srv, postSearch(key, `{"query":`+jsonString(q)+`,"limit":3}`, ""))
+				if res == nil {
+					return
+				}
+				if res.StatusCode != 200 {
+					t.Errorf("%q: status %d: %+v", q, res.StatusCode, errorOf(t, res))
+					return
+				}
+				out := decodeSearch(t, res)
+				if out.RequestID != res.Header.Get("X-Request-Id") || out.Query != q || len(out.Results) == 0 {
+					t.Errorf("%q: response %+v", q, out)
+					return
+				}
+				if out.Results[0].Reference != want || out.Results[0].Translation != "KJV" {
+					t.Errorf("%q: first result %+v, want %s", q, out.Results[0], want)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	if a.Load() == 0 || b.Load() == 0 {
+		t.Fatalf("jobs per worker: %d and %d; want both to serve", a.Load(), b.Load())
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestSearchWithoutWorkers: no worker serves the queue, so the caller gets
+// 503 workers_unavailable at once. The job deadline is a minute, so an
+// answer that waited for it would stall the test, not pass it.
+func TestSearchWithoutWorkers(t *testing.T) {
+	env := newQueueEnv(t, Config{SearchTimeout: time.Minute})
+	key := env.key(t, store.PlanInternal)
+	res := send(t, env.srv, postSearch(key, `{"query":"grace"}`, ""))
+	if res.StatusCode != 503 || errorOf(t, res).Code != selah.EWORKERSUNAVAILABLE {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	checkRetryAfter(t, res, 1, 30)
+
+	// A pool that stops is noticed as soon as its workers leave the live
+	// set and the facade's short liveness cache lapses.
+	w := env.startWorker(t, env.searcher(t))
+	if res := send(t, env.srv, postSearch(key, `{"query":"grace"}`, "")); res.StatusCode != 200 {
+		t.Fatalf("with a worker: %d", res.StatusCode)
+	}
+	w.Shutdown()
+	env.srv.cfg.SearchTimeout = 2 * time.Second
+	for i := 0; ; i++ {
+		res := send(t, env.srv, postSearch(key, `{"query":"grace"}`, ""))
+		code := errorOf(t, res).Code
+		if code == selah.EWORKERSUNAVAILABLE {
+			break
+		}
+		if code != selah.ETIMEOUT || i > 3 {
+			t.Fatalf("after shutdown: %d %s", res.StatusCode, code)
+		}
+	}
+}
+
+// TestSlowJobTimesOut: a job slower than its deadline answers 504 timeout;
+// its late result is dropped and answers no other request, not even one
+// that reuses its X-Request-Id (refused with 409 while the first job still
+// runs, served normally after).
+func TestSlowJobTimesOut(t *testing.T) {
+	env := newQueueEnv(t, Config{SearchTimeout: 300 * time.Millisecond})
+	release := make(chan struct{})
+	env.startWorker(t, func(ctx context.Context, id string, p []byte) (any, error) {
+		args, err := tasks.DecodeArgs[tasks.SearchArgs](p)
+		if err != nil {
+			return nil, err
+		}
+		if args.Query == "slow" {
+			<-release // ignores ctx: the worst case, a job that will not stop
+		}
+		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test"}, nil
+	})
+	key := env.key(t, store.PlanInternal)
+
+	const id = "client-chosen-id-0001"
+	res := send(t, env.srv, postSearch(key, `{"query":"slow"}`, id))
+	if res.StatusCode != 504 || errorOf(t, res).Code != selah.ETIMEOUT {
+		t.Fatalf("slow job: status %d", res.StatusCode)
+	}
+	// Another request goes on normally while the slow job still runs.
+	if res := send(t, env.srv, postSearch(key, `{"query":"other"}`, "")); res.StatusCode != 200 || decodeSearch(t, res).Query != "other" {
+		t.Fatalf("other request: %d", res.StatusCode)
+	}
+	// The same request id is refused while its first job is still held.
+	if res := send(t, env.srv, postSearch(key, `{"query":"again"}`, id)); res.StatusCode != 409 || errorOf(t, res).Code != selah.ECONFLICT {
+		t.Fatalf("reused id while the first job runs: %d", res.StatusCode)
+	}
+	close(release) // the slow job now publishes its late result
+	for i := 0; ; i++ {
+		res := send(t, env.srv, postSearch(key, `{"query":"again"}`, id))
+		if res.StatusCode == 409 && i < 100 {
+			time.Sleep(10 * time.Millisecond) // the first job is finishing
+			continue
+		}
+		if res.StatusCode != 200 {
+			t.Fatalf("reused id after the slow job: %d", res.StatusCode)
+		}
+		if got := decodeSearch(t, res); got.Query != "again" {
+			t.Fatalf("the late result leaked into the next request: %+v", got)
+		}
+		break
+	}
+	env.q.mu.Lock()
+	n := len(env.q.waiters)
+	env.q.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d waiters left behind", n)
+	}
+}
+
+// TestSearchRequestValidation: bad bodies are 400 invalid_request naming
+// the field, before any job is enqueued (no worker runs here).
+func TestSearchRequestValidation(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	key := env.key(t, store.PlanInternal)
+	for _, c := range []struct {
+		name, contentType, body, mention string
+	}{
+		{"not json", "application/json", `{"query":`, "JSON"},
+		{"array", "application/json", `["grace"]`, "object"},
+		{"missing query", "application/json", `{"limit":3}`, `"query"`},
+		{"empty query", "application/json", `{"query":"   "}`, `"query"`},
+		{"query too long", "application/json", `{"query":"` + strings.Repeat("a", 501) + `"}`, `"query"`},
+		{"query wrong type", "application/json", `{"query":7}`, `"query"`},
+		{"limit zero", "application/json", `{"query":"grace","limit":0}`, `"limit"`},
+		{"limit too big", "application/json", `{"query":"grace","limit":21}`, `"limit"`},
+		{"limit fraction", "application/json", `{"query":"grace","limit":2.5}`, `"limit"`},
+		{"limit string", "application/json", `{"query":"grace","limit":"3"}`, `"limit"`},
+		{"unknown field", "application/json", `{"query":"grace","mode":"x"}`, `"mode"`},
+		{"trailing data", "application/json", `{"query":"grace"} {}`, "single"},
+		{"form body", "application/x-www-form-urlencoded", `query=grace`, "Content-Type"},
+		{"no content type", "", `{"query":"grace"}`, "Content-Type"},
+		{"invalid utf-8", "application/json", "{\"query\":\"\xff\"}", "UTF-8"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := postSearch(key, c.body, "")
+			req.Header.Set("Content-Type", c.contentType)
+			res := send(t, env.srv, req)
+			e := errorOf(t, res)
+			if res.StatusCode != 400 || e.Code != selah.EINVALID || !strings.Contains(e.Message, c.mention) {
+				t.Fatalf("status %d, error %+v; want 400 invalid_request mentioning %s", res.StatusCode, e, c.mention)
+			}
+		})
+	}
+	// 500 characters is allowed (counted in characters, not bytes).
+	res := send(t, env.srv, postSearch(key, `{"query":"`+strings.Repeat("é", 500)+`"}`, ""))
+	if res.StatusCode != 503 {
+		t.Fatalf("500-character query: %d, want it accepted (503 without workers)", res.StatusCode)
+	}
+}
+
+// TestSearchCountsAgainstLimits: /search is behind the same per-account
+// limits: a free account gets 5 requests a minute.
+func TestSearchCountsAgainstLimits(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	env.startWorker(t, env.searcher(t))
+	key := env.key(t, store.PlanFree)
+	for i := 0; i < 5; i++ {
+		if res := send(t, env.srv, postSearch(key, `{"query":"faith"}`, "")); res.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := send(t, env.srv, postSearch(key, `{"query":"faith"}`, ""))
+	if res.StatusCode != 429 || errorOf(t, res).Code != selah.ERATELIMITED {
+		t.Fatalf("6th request: %d", res.StatusCode)
+	}
+	checkRetryAfter(t, res, 1, 60)
+}

@@ -1,0 +1,103 @@
+package web
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/topics"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/worker"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// TopicSummary is one hub in GET /topics.
+type TopicSummary struct {
+	Slug       string `json:"slug"`
+	Title      string `json:"title"`
+	Summary    string `json:"summary"`
+	VerseCount int    `json:"verseCount"`
+	URL        string `json:"url"`
+}
+
+// TopicListResponse is the body of GET /topics.
+type TopicListResponse struct {
+	Topics    []TopicSummary `json:"topics"`
+	Count     int            `json:"count"`
+	RequestID string         `json:"requestId"`
+}
+
+// TopicDetailResponse is the body of GET /topics/{slug}: the hub with the
+// KJV text of its key passages, in the hub's order, and its related hubs.
+type TopicDetailResponse struct {
+	Slug       string              `json:"slug"`
+	Title      string              `json:"title"`
+	Summary    string              `json:"summary"`
+	VerseCount int                 `json:"verseCount"`
+	Passages   []worker.PassageRef `json:"passages"`
+	Related    []worker.TopicLink  `json:"related"`
+	RequestID  string              `json:"requestId"`
+}
+
+// listTopics serves GET /topics. The hubs are data compiled into the
+// binary; only their verse texts come from the database.
+func (s *Server) listTopics(c *fiber.Ctx) error {
+	all := topics.All()
+	res := TopicListResponse{Topics: make([]TopicSummary, len(all)), Count: len(all), RequestID: RequestID(c)}
+	for i, h := range all {
+		res.Topics[i] = TopicSummary{Slug: h.Slug, Title: h.Title, Summary: h.Summary,
+			VerseCount: len(h.VerseIDs()), URL: tasks.TopicURL(h.Slug)}
+	}
+	return c.JSON(res)
+}
+
+// topic serves GET /topics/{slug}.
+func (s *Server) topic(c *fiber.Ctx) error {
+	slug := c.Params("slug")
+	h, ok := topics.BySlug(slug)
+	if !ok {
+		return selah.Errorf(selah.ETOPICNOTFOUND, "There is no topic %q. GET /api/v1/topics lists them.", truncate(slug, 60))
+	}
+	ids := h.VerseIDs()
+	verses, err := s.store.VersesByID(c.UserContext(), ids)
+	if err != nil {
+		return err
+	}
+	text := make(map[corpus.VerseID]string, len(verses))
+	for _, v := range verses {
+		text[v.ID] = v.Text
+	}
+	res := TopicDetailResponse{Slug: h.Slug, Title: h.Title, Summary: h.Summary, VerseCount: len(ids),
+		Passages: []worker.PassageRef{}, Related: []worker.TopicLink{}, RequestID: RequestID(c)}
+	for _, r := range h.References() {
+		p := pipeline.Reference{Reference: r.String(), Book: r.Book.Name, Chapter: r.StartChapter,
+			VerseStart: r.StartVerse, VerseEnd: r.EndVerse, Translation: "KJV"}
+		for id := r.First(); id <= r.Last(); id++ {
+			if t, ok := text[id]; ok && r.Contains(id) {
+				if p.Text != "" {
+					p.Text += " "
+				}
+				p.Text += t
+			}
+		}
+		if p.Text == "" {
+			return selah.Errorf(selah.EUNAVAILABLE, "The corpus is not loaded.")
+		}
+		res.Passages = append(res.Passages, worker.PassageRef{Reference: p, URL: tasks.ScriptureURL(p.Reference)})
+	}
+	for _, slug := range h.Related {
+		if rh, ok := topics.BySlug(slug); ok {
+			res.Related = append(res.Related, worker.TopicLink{Slug: rh.Slug, Title: rh.Title, URL: tasks.TopicURL(rh.Slug)})
+		}
+	}
+	return c.JSON(res)
+}
+
+// truncate shortens user input echoed in a message.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
