@@ -131,22 +131,24 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	case maxRefs < 1 || maxRefs > MaxRefs:
 		return Answer{}, selah.Errorf(selah.EINVALID, "maxReferences must be between 1 and %d.", MaxRefs)
 	}
-	hits, err := a.r.Search(ctx, question, cmp.Or(a.Candidates, DefaultAskCandidates), ModeHybrid)
+	n := cmp.Or(a.Candidates, DefaultAskCandidates)
+	hits, err := a.r.Search(ctx, question, n, ModeHybrid)
 	if err != nil {
 		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
 	}
+	// Relevance is judged on what search found: a theme word alone ("cup",
+	// "tomorrow") matches a hub, but does not make a question one the
+	// Bible speaks to.
 	rv := newRelevance(a.r.e, question)
-	q := Question{Text: question, MaxRefs: maxRefs, Candidates: make([]Candidate, len(hits))}
-	ans := Answer{Retrieved: make([]corpus.VerseID, len(hits))}
-	for i, h := range hits {
-		q.Candidates[i] = Candidate{N: i + 1, Verse: h.Verse, Evidence: rv.evidence(h.Verse.Text)}
-		ans.Retrieved[i] = h.Verse.ID
+	if !relevant(hits, candidates(hits, rv)) {
+		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
+			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
 	}
-	if !relevant(hits, q.Candidates) {
-		ans.Text, ans.Summary, ans.Generator, ans.NoPassage = NoPassageText, NoPassageSummary, GeneratorNone, true
-		ans.References = []Reference{}
-		return ans, nil
+	if hits, err = a.withHubVerses(ctx, question, hits, n); err != nil {
+		return Answer{}, err
 	}
+	q := Question{Text: question, MaxRefs: maxRefs, Candidates: candidates(hits, rv)}
+	ans := Answer{Retrieved: verseIDs(hits)}
 
 	g := a.g
 	if opts.Extractive {
@@ -175,6 +177,23 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, err
 	}
 	return ans, nil
+}
+
+// candidates numbers the hits for the generator, with their evidence.
+func candidates(hits []Hit, rv *relevance) []Candidate {
+	out := make([]Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = Candidate{N: i + 1, Verse: h.Verse, Evidence: rv.evidence(h.Verse.Text)}
+	}
+	return out
+}
+
+func verseIDs(hits []Hit) []corpus.VerseID {
+	out := make([]corpus.VerseID, len(hits))
+	for i, h := range hits {
+		out[i] = h.Verse.ID
+	}
+	return out
 }
 
 // draft has g write a draft and grounds it.

@@ -93,7 +93,8 @@ func TestAnswerExtractive(t *testing.T) {
 	}
 	t.Logf("answer: %s\nsummary: %s", ans.Text, ans.Summary)
 	checkGrounded(t, st, ans, 3)
-	if ans.Generator != "extractive" || ans.Fallback || ans.NoPassage || len(ans.Retrieved) != pipeline.DefaultAskCandidates {
+	if ans.Generator != "extractive" || ans.Fallback || ans.NoPassage ||
+		len(ans.Retrieved) < pipeline.DefaultAskCandidates || len(ans.Retrieved) > 2*pipeline.DefaultAskCandidates {
 		t.Errorf("answer %+v", ans)
 	}
 	if ans.References[0].Reference != "1 Peter 5:7" || !strings.Contains(ans.Text, `"Casting all your care upon him; for he careth for you" (1 Peter 5:7).`) {

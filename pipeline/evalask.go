@@ -189,17 +189,22 @@ func (r AskReport) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, u := range r.Ungrounded {
+		if _, err := fmt.Fprintf(w, "ungrounded: %s\n", u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteMisses lists the questions whose answer cited no expected verse.
+func (r AskReport) WriteMisses(w io.Writer) error {
 	for _, m := range r.Misses {
 		got := strings.Join(m.Got, "; ")
 		if got == "" {
 			got = "(no answer)"
 		}
 		if _, err := fmt.Fprintf(w, "miss: %q → %s\n", m.Question, got); err != nil {
-			return err
-		}
-	}
-	for _, u := range r.Ungrounded {
-		if _, err := fmt.Fprintf(w, "ungrounded: %s\n", u); err != nil {
 			return err
 		}
 	}
