@@ -20,6 +20,7 @@ const (
 	EMETHOD              = "method_not_allowed"
 	EUNSUPPORTEDMEDIA    = "unsupported_media_type"
 	ETOOLARGE            = "request_too_large"
+	EHEADERSTOOLARGE     = "headers_too_large"
 	EMISSINGKEY          = "missing_api_key"
 	EINVALIDKEY          = "invalid_api_key"
 	EKEYREVOKED          = "key_revoked"

@@ -9,9 +9,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
+	"syscall"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
@@ -133,4 +137,25 @@ func (s *Store) MigrationsPending(ctx context.Context) (bool, error) {
 func MigrationsFS() fs.FS {
 	sub, _ := fs.Sub(migrations, "migrations")
 	return sub
+}
+
+// Unavailable reports whether err means the database could not be reached
+// (refused or dropped connections, timeouts while connecting), as opposed
+// to a failed query. Callers turn it into a retryable 503, not a 500.
+func Unavailable(err error) bool {
+	// A context's deadline error is also a net.Error (it has Timeout()),
+	// but it means the caller ran out of time, not that the database is
+	// down.
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	return pgconn.SafeToRetry(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }

@@ -1,14 +1,18 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store"
 )
 
 // statusOf is the one table that maps application error codes to HTTP
@@ -23,6 +27,7 @@ var statusOf = map[string]int{
 	selah.EMETHOD:              http.StatusMethodNotAllowed,
 	selah.EUNSUPPORTEDMEDIA:    http.StatusUnsupportedMediaType,
 	selah.ETOOLARGE:            http.StatusRequestEntityTooLarge,
+	selah.EHEADERSTOOLARGE:     http.StatusRequestHeaderFieldsTooLarge,
 	selah.EMISSINGKEY:          http.StatusUnauthorized,
 	selah.EINVALIDKEY:          http.StatusUnauthorized,
 	selah.EUNAUTHORIZED:        http.StatusUnauthorized,
@@ -70,6 +75,17 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if errors.As(err, &fe) {
 		err = fromFiber(fe)
 	}
+	if selah.ErrorCode(err) == selah.EINTERNAL && (store.Unavailable(err) || isRedisDown(err)) {
+		logger(c).Error("dependency unavailable", slog.String("error", err.Error()))
+		err = &selah.Error{Code: selah.EUNAVAILABLE, Message: "The service is temporarily unavailable. Try again shortly.", RetryAfter: 2}
+	}
+	if RequestID(c) == "" {
+		// fasthttp refused the request before any middleware ran
+		// (oversized headers, a malformed request line).
+		id := newRequestID()
+		c.Locals(localRequestID, id)
+		c.Set(fiber.HeaderXRequestID, id)
+	}
 	code := selah.ErrorCode(err)
 	status := StatusOf(code)
 	if status >= 500 && code == selah.EINTERNAL {
@@ -92,6 +108,16 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	}})
 }
 
+// isRedisDown reports whether err is Redis unreachable: a network error
+// or go-redis's closed-pool error.
+func isRedisDown(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, redis.ErrClosed)
+}
+
 func fromFiber(fe *fiber.Error) error {
 	switch fe.Code {
 	case fiber.StatusNotFound:
@@ -105,7 +131,7 @@ func fromFiber(fe *fiber.Error) error {
 	case fiber.StatusBadRequest:
 		return selah.Errorf(selah.EINVALID, "Malformed request.")
 	case fiber.StatusRequestHeaderFieldsTooLarge:
-		return selah.Errorf(selah.EINVALID, "Request headers too large.")
+		return selah.Errorf(selah.EHEADERSTOOLARGE, "Request headers too large.")
 	default:
 		if fe.Code >= 500 {
 			return fe

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/worker/tasks"
 )
 
@@ -117,6 +119,13 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		m.queueWait.WithLabelValues(t.Type()).Observe(start.Sub(env.EnqueuedAt).Seconds())
 	}
 	body, err := h(ctx, env.RequestID, args)
+	if selah.ErrorCode(err) == selah.EINTERNAL && errors.Is(err, context.DeadlineExceeded) {
+		err = selah.Errorf(selah.ETIMEOUT, "The %s job did not finish in time.", t.Type())
+	}
+	if selah.ErrorCode(err) == selah.EINTERNAL && store.Unavailable(err) {
+		log.Error("database unavailable", slog.String("error", err.Error()))
+		err = &selah.Error{Code: selah.EUNAVAILABLE, Message: "The service is temporarily unavailable. Try again shortly.", RetryAfter: 2}
+	}
 	if m := w.metrics; m != nil {
 		outcome := "ok"
 		if err != nil {

@@ -19,17 +19,19 @@ var version = "dev"
 
 // config is the process configuration: environment first, flags override.
 type config struct {
-	DatabaseURL string
-	RedisURL    string
-	Port        int
-	Addr        string
-	SwordDir    string
-	LogFormat   string
-	LogLevel    string
-	PublicURL   string
-	MetricsAddr string
-	Concurrency int
-	DrainDelay  time.Duration
+	DatabaseURL   string
+	RedisURL      string
+	Port          int
+	Addr          string
+	SwordDir      string
+	LogFormat     string
+	LogLevel      string
+	PublicURL     string
+	MetricsAddr   string
+	Concurrency   int
+	DrainDelay    time.Duration
+	SearchTimeout time.Duration
+	AskTimeout    time.Duration
 }
 
 func env(name, def string) string {
@@ -42,6 +44,13 @@ func env(name, def string) string {
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
 		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
 	}
 	return def
 }
@@ -61,7 +70,11 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 	f.IntVar(&c.Port, "port", envInt("PORT", 8080), "HTTP port (env PORT)")
 	f.StringVar(&c.Addr, "addr", env("ADDR", ""), "bind address (env ADDR; default 127.0.0.1:$PORT)")
 	f.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the website, for canonical links (env PUBLIC_URL)")
-	f.DurationVar(&c.DrainDelay, "drain-delay", drainDelay,
+	f.DurationVar(&c.SearchTimeout, "search-timeout", envDuration("SEARCH_TIMEOUT", 10*time.Second),
+		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
+	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
+		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
+	f.DurationVar(&c.DrainDelay, "drain-delay", envDuration("DRAIN_DELAY", drainDelay),
 		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener")
 }
 

@@ -25,13 +25,19 @@ const SwordDir = "/usr/share/sword"
 // migrations and the ingest format, so a change to either builds a new one.
 func NewCorpusStore(t testing.TB) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	tpl, err := corpusTemplate(ctx)
+	return open(t, NewCorpusURL(t))
+}
+
+// NewCorpusURL is NewCorpusStore for tests that run selah processes: the
+// URL of a fresh database holding the full ingested corpus, dropped when
+// the test ends.
+func NewCorpusURL(t testing.TB) string {
+	t.Helper()
+	tpl, err := corpusTemplate(context.Background())
 	if err != nil {
 		t.Fatalf("storetest: corpus template: %v", err)
 	}
-	st := open(t, newURL(t, tpl))
-	return st
+	return newURL(t, tpl)
 }
 
 func templateName() (string, error) {

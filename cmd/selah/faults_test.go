@@ -1,0 +1,404 @@
+package main
+
+// Fault tests: selah as separate processes (selah serve, selah web,
+// selah worker) facing the failures of production. Each takes seconds and
+// runs in make test; the one that waits for Asynq's crash recovery (about
+// a minute and a half) runs only with SELAH_SLOW_FAULTS=1 (make faults).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
+)
+
+// stack is a database with the corpus and a Redis database, each behind a
+// proxy, and the environment selah processes need to use them.
+type stack struct {
+	st      *store.Store // direct, for setting up accounts
+	rc      *redis.Client
+	pg, rd  *tcpProxy
+	env     []string
+	webAddr string
+}
+
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("fault tests run processes; skipped with -short")
+	}
+	dbURL := storetest.NewCorpusURL(t)
+	st, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	redisURL, rc := storetest.NewRedis(t)
+	s := &stack{st: st, rc: rc, pg: newProxy(t, "127.0.0.1:5432"), rd: newProxy(t, storetest.RedisAddr())}
+	s.webAddr = freeAddr(t)
+	s.env = []string{
+		"DATABASE_URL=" + viaProxy(dbURL, s.pg),
+		"REDIS_URL=" + viaProxy(redisURL, s.rd),
+		"ADDR=" + s.webAddr,
+		"LOG_FORMAT=json",
+		"DRAIN_DELAY=0s",
+	}
+	return s
+}
+
+func (s *stack) base() string { return "http://" + s.webAddr }
+
+// account makes an account on plan with a live key. The free plan's
+// per-minute limit is raised where asked, in the database where admins
+// edit it, so that a test can make more than 5 calls; its Ask quotas stay.
+func (s *stack) account(t *testing.T, plan string, rpm int) string {
+	t.Helper()
+	ctx := context.Background()
+	if rpm > 0 {
+		plans, err := s.st.Plans(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range plans {
+			if p.Name == plan {
+				p.RequestsPerMinute = rpm
+				if err := s.st.UpdatePlanLimits(ctx, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	a, err := s.st.CreateAccount(ctx, fmt.Sprintf("fault%d@example.com", time.Now().UnixNano()), "", plan, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := s.st.CreateKey(ctx, a.ID, "fault", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func (s *stack) answers(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := s.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM answers`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// wantJSONError checks that r is a JSON error with the status and code.
+func wantJSONError(t *testing.T, what string, r httpResult, status int, code string) {
+	t.Helper()
+	if r.Status != status || r.code() != code {
+		t.Fatalf("%s: %d %s, want %d %s", what, r.Status, r.Raw, status, code)
+	}
+	if e := r.Body["error"].(map[string]any); e["requestId"] != r.Header.Get("X-Request-Id") || e["message"] == "" {
+		t.Fatalf("%s: incomplete error %s", what, r.Raw)
+	}
+}
+
+func quotaLeft(t *testing.T, r httpResult) int {
+	t.Helper()
+	n, err := strconv.Atoi(r.Header.Get("X-Quota-Daily-Remaining"))
+	if err != nil {
+		t.Fatalf("X-Quota-Daily-Remaining %q in %d %s", r.Header.Get("X-Quota-Daily-Remaining"), r.Status, r.Raw)
+	}
+	return n
+}
+
+const john316 = "/api/v1/scripture?ref=John+3:16"
+
+// TestFaultPostgresDown: with PostgreSQL gone, /health says so, requests
+// get 503 JSON (never a 500), /readyz takes the process out of rotation;
+// when it returns the same process serves again, without a restart.
+func TestFaultPostgresDown(t *testing.T) {
+	s := newStack(t)
+	startProc(t, "serve", s.env, "serve")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanInternal, 0)
+	if r := call(t, "GET", s.base(), john316, key, ""); r.Status != 200 {
+		t.Fatalf("scripture: %d %s", r.Status, r.Raw)
+	}
+
+	s.pg.Down()
+	h := waitStatus(t, s.base(), "/api/v1/health", "", 503, 5*time.Second)
+	checks := h.Body["checks"].(map[string]any)
+	if checks["postgres"].(map[string]any)["status"] != "down" || checks["redis"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("health: %s", h.Raw)
+	}
+	waitStatus(t, s.base(), "/readyz", "", 503, 5*time.Second)
+	time.Sleep(600 * time.Millisecond) // the key cache (500 ms) has lapsed: auth needs the database
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", john316, ""},
+		{"GET", "/api/v1/topics/love", ""},
+		{"POST", "/api/v1/search", `{"query":"grace"}`},
+		{"POST", "/api/v1/ask", `{"question":"What is grace?"}`},
+	} {
+		r := call(t, c.method, s.base(), c.path, key, c.body)
+		wantJSONError(t, c.method+" "+c.path+" with Postgres down", r, 503, "service_unavailable")
+		if r.Header.Get("Retry-After") == "" {
+			t.Errorf("%s: no Retry-After", c.path)
+		}
+	}
+
+	s.pg.Up()
+	waitStatus(t, s.base(), john316, key, 200, 15*time.Second)
+	waitStatus(t, s.base(), "/api/v1/health", "", 200, 5*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, 10*time.Second)
+	if r := call(t, "POST", s.base(), "/api/v1/search", key, `{"query":"grace"}`); r.Status != 200 {
+		t.Fatalf("search after recovery: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestFaultRedisRestart: Redis restarts without persistence (every key
+// gone). The processes reconnect by themselves; Ask quotas are intact,
+// re-seeded from the usage recorded in PostgreSQL; no answer is a 500.
+func TestFaultRedisRestart(t *testing.T) {
+	s := newStack(t)
+	startProc(t, "web", s.env, "web")
+	startProc(t, "worker", append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanFree, 1000)
+	for i := 1; i <= 3; i++ {
+		r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		if r.Status != 200 || quotaLeft(t, r) != 10-i {
+			t.Fatalf("ask %d: %d %s", i, r.Status, r.Raw)
+		}
+	}
+
+	s.rd.Down()
+	r := call(t, "GET", s.base(), john316, key, "")
+	if r.Status != 503 && r.Status != 200 { // 200: the key and limits need Redis, but a cached answer may race the outage
+		t.Fatalf("scripture with Redis down: %d %s", r.Status, r.Raw)
+	}
+	if r.Status == 503 {
+		wantJSONError(t, "scripture with Redis down", r, 503, "service_unavailable")
+	}
+	if err := s.rc.FlushDB(context.Background()).Err(); err != nil { // what a restart without persistence leaves
+		t.Fatal(err)
+	}
+	s.rd.Up()
+
+	// Recovery needs no restart: the web process and the worker
+	// reconnect; answers meanwhile are JSON errors, never 500s.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		if r.Status == 200 {
+			break
+		}
+		if r.Status >= 500 && r.Status != 503 || r.code() == "" || time.Now().After(deadline) {
+			t.Fatalf("ask after the restart: %d %s", r.Status, r.Raw)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if left := quotaLeft(t, r); left != 6 {
+		t.Fatalf("quota after the Redis restart: %d left, want 6 (3 asks were recorded in Postgres)", left)
+	}
+}
+
+// slowModel is a fake OpenAI chat API whose every call blocks until the
+// test ends; hit receives a value as each call arrives.
+func slowModel(t *testing.T) (url string, hit chan struct{}) {
+	t.Helper()
+	hit = make(chan struct{}, 16)
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hit <- struct{}{}
+		select {
+		case <-stop:
+		case <-r.Context().Done():
+		}
+	}))
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(stop) }); srv.Close() })
+	return srv.URL + "/v1", hit
+}
+
+// TestFaultWorkerKilledMidJob: a worker is killed (SIGKILL) while it runs
+// an Ask. The caller gets a JSON 504 at the job's deadline; the Ask is not
+// charged; no answer is stored; new Asks get 503 workers_unavailable at
+// once when no worker is left. The job is never retried (MaxRetry 0), so
+// it cannot turn into a duplicate answer: with SELAH_SLOW_FAULTS=1 the test
+// also waits for Asynq to recover the orphaned task and checks it is
+// archived, not run again.
+func TestFaultWorkerKilledMidJob(t *testing.T) {
+	s := newStack(t)
+	model, hit := slowModel(t)
+	startProc(t, "web", append(s.env, "ASK_TIMEOUT=3s"), "web")
+	workerEnv := append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
+		"OPENAI_API_KEY=sk-fake", "OPENAI_CHAT_TIMEOUT=60s")
+	w := startProc(t, "worker", workerEnv, "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanFree, 0)
+
+	done := make(chan httpResult, 1)
+	go func() {
+		done <- call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+	}()
+	select {
+	case <-hit: // the worker is inside the job, waiting on the model
+	case <-time.After(20 * time.Second):
+		t.Fatal("the job never reached the model")
+	}
+	w.kill()
+	r := <-done
+	wantJSONError(t, "ask whose worker died", r, 504, "timeout")
+	if left := quotaLeft(t, r); left != 10 {
+		t.Fatalf("a failed ask was charged: %d left", left)
+	}
+	if n := s.answers(t); n != 0 {
+		t.Fatalf("%d answers stored", n)
+	}
+	// The dead worker's heartbeat lapses (3 s); then asks fail at once.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		if r.code() == "workers_unavailable" {
+			wantJSONError(t, "ask without workers", r, 503, "workers_unavailable")
+			break
+		}
+		if r.code() != "timeout" || time.Now().After(deadline) {
+			t.Fatalf("ask after the worker died: %d %s", r.Status, r.Raw)
+		}
+	}
+	reqID := r.Header.Get("X-Request-Id")
+	insp := asynq.NewInspectorFromRedisClient(s.rc)
+	info, err := insp.GetTaskInfo("ask", reqID)
+	if err != nil {
+		t.Fatalf("the killed job's task: %v", err)
+	}
+	if info.MaxRetry != 0 {
+		t.Fatalf("the job may be retried %d times", info.MaxRetry)
+	}
+	if os.Getenv("SELAH_SLOW_FAULTS") == "" {
+		return
+	}
+	// A new worker recovers the orphaned task once its lease lapses, and
+	// archives it: it has no retries left.
+	startProc(t, "worker2", append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
+	deadline = time.Now().Add(3 * time.Minute)
+	for {
+		info, err := insp.GetTaskInfo("ask", reqID)
+		if err == nil && info.State == asynq.TaskStateArchived {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("orphaned task: %+v %v", info, err)
+		}
+		time.Sleep(time.Second)
+	}
+	if n := s.answers(t); n != 0 {
+		t.Fatalf("the killed job ran again: %d answers stored", n)
+	}
+}
+
+// TestFaultSlowGenerator: deadlines hold against a model that never
+// answers. With a generator timeout shorter than the job's, the Ask falls
+// back to the extractive answer (200); with a longer one the caller gets
+// 504 at the job's deadline, uncharged.
+func TestFaultSlowGenerator(t *testing.T) {
+	s := newStack(t)
+	model, _ := slowModel(t)
+	startProc(t, "web", append(s.env, "ASK_TIMEOUT=2s"), "web")
+	env := append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=sk-fake")
+	w := startProc(t, "worker", append(env, "OPENAI_CHAT_TIMEOUT=300ms", "OPENAI_CHAT_RETRIES=0"), "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanFree, 1000)
+
+	r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+	if r.Status != 200 || r.Body["generator"] != "extractive" || quotaLeft(t, r) != 9 {
+		t.Fatalf("ask with a timed-out model: %d %s", r.Status, r.Raw)
+	}
+	w.kill()
+	startProc(t, "worker2", append(env, "OPENAI_CHAT_TIMEOUT=60s"), "worker")
+	time.Sleep(3500 * time.Millisecond) // the killed worker's heartbeat lapses
+	r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+	wantJSONError(t, "ask past its deadline", r, 504, "timeout")
+	if left := quotaLeft(t, r); left != 9 {
+		t.Fatalf("a timed-out ask was charged: %d left", left)
+	}
+}
+
+// TestFaultHostileInput: oversized, deeply nested, invalid or abusive
+// requests get a quick JSON 4xx over a real connection.
+func TestFaultHostileInput(t *testing.T) {
+	s := newStack(t)
+	startProc(t, "serve", s.env, "serve")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanInternal, 0)
+
+	// A 2 MiB body is refused from its Content-Length, before it is read:
+	// the answer comes while the client has sent only the headers.
+	conn, err := net.Dial("tcp", s.webAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/v1/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", key, 2<<20)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	json.NewDecoder(res.Body).Decode(&body)
+	if e, _ := body["error"].(map[string]any); res.StatusCode != 413 || e["code"] != "request_too_large" {
+		t.Fatalf("2 MiB body: %d %v", res.StatusCode, body)
+	}
+	deep := strings.Repeat("[", 30000) + strings.Repeat("]", 30000)
+	wantJSONError(t, "deep JSON", call(t, "POST", s.base(), "/api/v1/search", key, deep), 400, "invalid_request")
+	deepObj := strings.Repeat(`{"query":`, 5000) + `"x"` + strings.Repeat("}", 5000)
+	wantJSONError(t, "deep object", call(t, "POST", s.base(), "/api/v1/ask", key, deepObj), 400, "invalid_request")
+	wantJSONError(t, "invalid UTF-8", call(t, "POST", s.base(), "/api/v1/ask", key, "{\"question\":\"\xff\xfe\"}"), 400, "invalid_request")
+	wantJSONError(t, "NUL in ref", call(t, "GET", s.base(), "/api/v1/scripture?ref=John%003:16", key, ""), 400, "invalid_reference")
+
+	// Header abuse: one enormous header, and very many small ones.
+	for name, fill := range map[string]func(*http.Request){
+		"one 64 KiB header": func(r *http.Request) { r.Header.Set("X-Junk", strings.Repeat("x", 64<<10)) },
+		"2,000 headers": func(r *http.Request) {
+			for i := 0; i < 2000; i++ {
+				r.Header.Set(fmt.Sprintf("X-Junk-%d", i), "x")
+			}
+		},
+	} {
+		req, _ := http.NewRequest("GET", s.base()+john316, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		fill(req)
+		res, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var body map[string]any
+		json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		e, _ := body["error"].(map[string]any)
+		if res.StatusCode != 431 || e["code"] != "headers_too_large" || e["requestId"] == "" || res.Header.Get("X-Request-Id") == "" {
+			t.Fatalf("%s: %d %v", name, res.StatusCode, body)
+		}
+	}
+	// A bad key in a loop costs nothing but refusals.
+	for i := 0; i < 20; i++ {
+		wantJSONError(t, "forged key", call(t, "GET", s.base(), john316, "svc_live_"+strings.Repeat("A", 49), ""), 401, "invalid_api_key")
+	}
+	if r := call(t, "GET", s.base(), john316, key, ""); r.Status != 200 {
+		t.Fatalf("after the abuse: %d", r.Status)
+	}
+}
