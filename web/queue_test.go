@@ -35,6 +35,13 @@ type queueEnv struct {
 
 func newQueueEnv(t testing.TB, cfg Config) *queueEnv {
 	t.Helper()
+	return newQueueEnvAt(t, cfg, nil)
+}
+
+// newQueueEnvAt is newQueueEnv with the server's business clock (key
+// expiry, quota windows) set to now.
+func newQueueEnvAt(t testing.TB, cfg Config, now func() time.Time) *queueEnv {
+	t.Helper()
 	env := &queueEnv{st: storetest.NewCorpusStore(t), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	_, env.rc = storetest.NewRedis(t)
 	q, err := NewQueue(context.Background(), env.rc, env.log)
@@ -43,7 +50,7 @@ func newQueueEnv(t testing.TB, cfg Config) *queueEnv {
 	}
 	t.Cleanup(func() { q.Close() })
 	env.q = q
-	env.srv = New(cfg, Deps{Store: env.st, Redis: env.rc, Logger: env.log, Queue: q})
+	env.srv = New(cfg, Deps{Store: env.st, Redis: env.rc, Logger: env.log, Queue: q, Now: now})
 	return env
 }
 
@@ -51,9 +58,15 @@ func newQueueEnv(t testing.TB, cfg Config) *queueEnv {
 // process would have, serving search jobs with h.
 func (env *queueEnv) startWorker(t testing.TB, h worker.Handler) *worker.Worker {
 	t.Helper()
+	return env.startWorkerFor(t, tasks.QueueSearch, h)
+}
+
+// startWorkerFor starts a worker serving one queue with h.
+func (env *queueEnv) startWorkerFor(t testing.TB, queue string, h worker.Handler) *worker.Worker {
+	t.Helper()
 	rc := redis.NewClient(env.rc.Options())
-	w := worker.New(worker.Config{Concurrency: 2, ShutdownTimeout: 2 * time.Second, Queues: []string{tasks.QueueSearch}}, rc, env.log)
-	w.Handle(tasks.QueueSearch, h)
+	w := worker.New(worker.Config{Concurrency: 2, ShutdownTimeout: 2 * time.Second, Queues: []string{queue}}, rc, env.log)
+	w.Handle(queue, h)
 	if err := w.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +86,18 @@ func (env *queueEnv) searcher(t testing.TB) worker.Handler {
 
 func (env *queueEnv) key(t testing.TB, plan string) string {
 	t.Helper()
+	return env.keyOf(t, plan, false)
+}
+
+// keyOf creates an account on plan and a live or test key for it.
+func (env *queueEnv) keyOf(t testing.TB, plan string, test bool) string {
+	t.Helper()
 	ctx := context.Background()
 	a, err := env.st.CreateAccount(ctx, "q"+newRequestID()+"@example.com", "", plan, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := env.st.CreateKey(ctx, a.ID, "queue", false, nil)
+	key, _, err := env.st.CreateKey(ctx, a.ID, "queue", test, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
