@@ -200,7 +200,7 @@ func TestAuthenticate(t *testing.T) {
 
 // TestAuthChecksBeforeDatabase: a server whose database is unreachable still
 // answers 401 to malformed keys and bad checksums; only a well-formed key
-// reaches the database (and gets 500 here).
+// reaches the database (and gets 503 service_unavailable here).
 func TestAuthChecksBeforeDatabase(t *testing.T) {
 	t.Parallel()
 	st, err := store.Open(context.Background(), "postgres://root@127.0.0.1:1/nowhere?sslmode=disable&connect_timeout=1")
@@ -218,7 +218,7 @@ func TestAuthChecksBeforeDatabase(t *testing.T) {
 	}{
 		{"malformed", "Bearer svc_live_short", 401},
 		{"bad checksum", "Bearer " + typo(key), 401},
-		{"well-formed", "Bearer " + key, 500},
+		{"well-formed", "Bearer " + key, 503},
 	} {
 		if res := get(t, srv, tc.header); res.StatusCode != tc.status {
 			t.Errorf("%s: status = %d, want %d", tc.name, res.StatusCode, tc.status)

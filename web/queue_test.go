@@ -143,9 +143,9 @@ func TestSearchThroughTwoWorkers(t *testing.T) {
 	key := env.key(t, store.PlanInternal)
 
 	queries := map[string]string{
-		"For God so loved the world":             "John 3:16",
-		"The LORD is my shepherd":                "Psalms 23:1",
-		"John 11:35":                             "John 11:35",
+		"For God so loved the world":              "John 3:16",
+		"The LORD is my shepherd":                 "Psalms 23:1",
+		"John 11:35":                              "John 11:35",
 		"In the beginning God created the heaven": "Genesis 1:1",
 	}
 	for round := 0; round < 20 && (a.Load() == 0 || b.Load() == 0); round++ {
@@ -231,7 +231,7 @@ func TestSlowJobTimesOut(t *testing.T) {
 		if args.Query == "slow" {
 			<-release // ignores ctx: the worst case, a job that will not stop
 		}
-		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test"}, nil
+		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []worker.SearchResult{}}, nil
 	})
 	key := env.key(t, store.PlanInternal)
 

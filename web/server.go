@@ -113,6 +113,7 @@ func New(cfg Config, deps Deps) *Server {
 		IdleTimeout:           120 * time.Second,
 		ReadBufferSize:        8192,
 	})
+	s.useContractCheck() // tests only, see openapi.go
 	s.routes()
 	return s
 }
@@ -149,6 +150,8 @@ func (s *Server) routes() {
 	api := s.app.Group("/api/v1")
 	api.Use(apiCORS()) // before auth: preflights carry no key
 	api.Get("/health", s.health)
+	api.Get("/openapi.json", s.openAPIJSON)
+	api.Get("/openapi.yaml", s.openAPIYAML)
 
 	// Everything else needs an API key. The chain is attached to each
 	// route rather than to the path prefix, so an unknown path under

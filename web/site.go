@@ -175,6 +175,7 @@ func (s *Server) siteRoutes() {
 	s.app.Get("/ask", s.page(s.siteAskForm)...)
 	s.app.Post("/ask", s.form(s.siteAsk)...)
 	s.app.Get("/answers/:id", s.page(s.answerPage)...)
+	s.app.Get("/docs", s.page(s.docsPage)...)
 
 	s.app.Get("/settings/api", s.signedIn(s.keysPage)...)
 	s.app.Post("/settings/api/keys", s.signedInForm(s.createKey)...)

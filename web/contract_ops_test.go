@@ -1,0 +1,170 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// TestContractEveryOperation calls every operation of openapi.yaml with
+// its success and its typical failures, so that the contract hook (see
+// contract_test.go) validates each documented response shape at least
+// once, whatever other tests happen to cover. It asserts only the status:
+// the hook judges the rest.
+func TestContractEveryOperation(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	env.startWorkerFor(t, tasks.QueueSearch, env.searcher(t))
+	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	waitWorkers(t, env.srv)
+	live := env.keyOf(t, store.PlanInternal, false)
+	test := env.keyOf(t, store.PlanInternal, true)
+
+	send := func(t *testing.T, method, path, key, body string) (*http.Response, []byte) {
+		t.Helper()
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Header.Set("Accept", "application/json")
+		res, err := env.srv.App().Test(req, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		return res, b
+	}
+	before := contract.Checked()
+	var answerURL string
+	for _, c := range []struct {
+		name, method, path, key, body string
+		status                        int
+	}{
+		{"health", "GET", "/api/v1/health", "", "", 200},
+		{"openapi json", "GET", "/api/v1/openapi.json", "", "", 200},
+		{"openapi yaml", "GET", "/api/v1/openapi.yaml", "", "", 200},
+		{"verse", "GET", "/api/v1/scripture?ref=John+3:16", live, "", 200},
+		{"psalm with title", "GET", "/api/v1/scripture?ref=Ps+23", live, "", 200},
+		{"first chapter", "GET", "/api/v1/scripture?ref=Genesis+1:1-2:3", live, "", 200},
+		{"no ref", "GET", "/api/v1/scripture", live, "", 400},
+		{"unknown book", "GET", "/api/v1/scripture?ref=Nowhere+1:1", live, "", 400},
+		{"passage too large", "GET", "/api/v1/scripture?ref=Genesis+1-10", live, "", 400},
+		{"no such verse", "GET", "/api/v1/scripture?ref=John+3:37", live, "", 404},
+		{"no key", "GET", "/api/v1/scripture?ref=John+3:16", "", "", 401},
+		{"malformed key", "GET", "/api/v1/topics", "svc_live_nope", "", 401},
+		{"topics", "GET", "/api/v1/topics", test, "", 200},
+		{"topic", "GET", "/api/v1/topics/anxiety", test, "", 200},
+		{"no such topic", "GET", "/api/v1/topics/no-such-hub", test, "", 404},
+		{"search", "POST", "/api/v1/search", live, `{"query":"do not worry about tomorrow","limit":3}`, 200},
+		{"search a reference", "POST", "/api/v1/search", live, `{"query":"John 3:16-18"}`, 200},
+		{"search bad limit", "POST", "/api/v1/search", live, `{"query":"grace","limit":0}`, 400},
+		{"ask live key", "POST", "/api/v1/ask", live, `{"question":"What does the Bible say about worry?","maxReferences":3}`, 200},
+		{"ask nothing relevant", "POST", "/api/v1/ask", test, `{"question":"zxqv wplk"}`, 200},
+		{"ask unknown field", "POST", "/api/v1/ask", test, `{"question":"grace","max":3}`, 400},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, body := send(t, c.method, c.path, c.key, c.body)
+			if res.StatusCode != c.status {
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, c.status, body)
+			}
+			if c.name == "ask live key" {
+				var a struct{ CanonicalURL string }
+				json.Unmarshal(body, &a)
+				answerURL = a.CanonicalURL
+			}
+		})
+	}
+
+	// The answer's public page, as JSON and as HTML, and a missing one.
+	i := strings.Index(answerURL, "/answers/")
+	if i < 0 {
+		t.Fatalf("canonicalUrl %q", answerURL)
+	}
+	if res, body := send(t, "GET", answerURL[i:], "", ""); res.StatusCode != 200 || !bytes.HasPrefix(body, []byte("{")) {
+		t.Errorf("answer JSON: %d %.80s", res.StatusCode, body)
+	}
+	req := httptest.NewRequest("GET", answerURL[i:], nil)
+	req.Header.Set("Accept", "text/html")
+	if res, err := env.srv.App().Test(req, -1); err != nil || res.StatusCode != 200 {
+		t.Errorf("answer page: %v %v", res, err)
+	}
+	if res, _ := send(t, "GET", "/answers/ans_AAAAAAAAAAAAAAAAAAAAAAAAAA", "", ""); res.StatusCode != 404 {
+		t.Errorf("missing answer: %d", res.StatusCode)
+	}
+
+	// No job queue at all: search and ask are 503 workers_unavailable.
+	bare := New(Config{}, Deps{Store: env.st, Redis: env.rc, Logger: env.log})
+	for path, body := range map[string]string{"/api/v1/search": `{"query":"grace"}`, "/api/v1/ask": `{"question":"grace"}`} {
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+live)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := bare.App().Test(req, -1); err != nil || res.StatusCode != 503 {
+			t.Errorf("%s without a queue: %v %v", path, res, err)
+		}
+	}
+
+	if got := contract.Checked() - before; got < 25 {
+		t.Errorf("the contract hook validated %d responses of this test, want at least 25", got)
+	}
+}
+
+// TestContractServerLevelErrors: bodies over the limit are refused by the
+// HTTP server before any middleware runs, so the contract hook cannot see
+// them; this checks that response against the document directly.
+func TestContractServerLevelErrors(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	key := env.key(t, store.PlanInternal)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go env.srv.Listener(ln)
+	t.Cleanup(func() { env.srv.Shutdown(context.Background()) })
+
+	req, _ := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api/v1/search",
+		strings.NewReader(`{"query":"`+strings.Repeat("a", 70<<10)+`"}`))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 413 {
+		t.Fatalf("status %d: %s", res.StatusCode, body)
+	}
+	ex := exchange{method: "POST", uri: "/api/v1/search", reqHeader: req.Header, status: res.StatusCode,
+		resHeader: res.Header, resBody: body}
+	if msg := contractV.validate(ex); msg != "" {
+		t.Fatalf("413 does not match the document: %s\n%s %v", msg, body, res.Header)
+	}
+}
+
+// waitWorkers waits until the server sees workers for both queues.
+func waitWorkers(t *testing.T, srv *Server) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := srv.App().Test(httptest.NewRequest("GET", "/readyz", nil), -1)
+		if err == nil && res.StatusCode == 200 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("workers not seen within 10s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
