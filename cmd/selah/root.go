@@ -22,8 +22,10 @@ func newRootCmd() *cobra.Command {
 		newWebCmd(cfg),
 		newWorkerCmd(cfg),
 		newEvalCmd(cfg),
+		newBenchCmd(cfg),
 		newAccountsCmd(cfg),
 		newKeysCmd(cfg),
+		newMCPCmd(cfg),
 	)
 	return root
 }
