@@ -29,6 +29,7 @@ type config struct {
 	PublicURL     string
 	MetricsAddr   string
 	Concurrency   int
+	PollInterval  time.Duration
 	DrainDelay    time.Duration
 	SearchTimeout time.Duration
 	AskTimeout    time.Duration
@@ -85,6 +86,8 @@ func (c *config) bindWorker(cmd *cobra.Command) {
 		"where a worker-only process serves /livez, /readyz and /metrics (env METRICS_ADDR)")
 	f.IntVar(&c.Concurrency, "concurrency", envInt("WORKER_CONCURRENCY", 0),
 		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
+	f.DurationVar(&c.PollInterval, "poll-interval", envDuration("WORKER_POLL_INTERVAL", 0),
+		"how often an idle worker looks for jobs (env WORKER_POLL_INTERVAL; default 2ms, see worker.Config)")
 }
 
 func (c *config) listenAddr() string {

@@ -184,7 +184,7 @@ func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Cl
 	if err != nil {
 		return nil, err
 	}
-	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency}, rc, log)
+	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency, PollInterval: cfg.PollInterval}, rc, log)
 	r := pipeline.NewRetriever(st, e)
 	r.Observe = wk.Metrics().ObserveStage
 	wk.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)

@@ -1,0 +1,28 @@
+package web
+
+import (
+	"context"
+	"testing"
+
+	"github.com/selahdev/selah/worker"
+	"github.com/selahdev/selah/worker/tasks"
+)
+
+// BenchmarkQueueRoundTrip is what the facade itself costs: enqueue a
+// search job, a worker takes it (2 ms poll interval) and runs a handler
+// that does nothing, the result comes back over pub/sub. Compare with
+// BenchmarkSearchHybrid in pipeline for the work the queue carries.
+func BenchmarkQueueRoundTrip(b *testing.B) {
+	env := newQueueEnv(b, Config{})
+	env.startWorker(b, func(ctx context.Context, id string, p []byte) (any, error) {
+		return worker.SearchResponse{RequestID: id, Results: []worker.SearchResult{}}, nil
+	})
+	ctx := context.Background()
+	args := tasks.SearchArgs{Query: "grace", Limit: 10}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Run(ctx, env.q, newRequestID(), args, env.srv.cfg.SearchTimeout); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
