@@ -394,3 +394,22 @@ func TestSiteAsk(t *testing.T) {
 		t.Fatalf("empty question: %d", p.status)
 	}
 }
+
+// TestSiteTopics: the website shows the hubs with their KJV text.
+func TestSiteTopics(t *testing.T) {
+	env := newQueueEnv(t, Config{})
+	b := (&siteEnv{srv: env.srv, st: env.st}).browser(t)
+	list := b.get("/topics")
+	wantStatus(t, list, 200)
+	if !strings.Contains(list.body, `href="/topics/love"`) {
+		t.Fatalf("topic list: %s", list.body)
+	}
+	love := b.get("/topics/love")
+	wantStatus(t, love, 200)
+	if !strings.Contains(love.body, "Charity suffereth long") {
+		t.Fatalf("love page: %s", love.body)
+	}
+	if p := b.get("/topics/nope"); p.status != 404 {
+		t.Fatalf("unknown topic page: %d", p.status)
+	}
+}

@@ -175,6 +175,8 @@ func (s *Server) siteRoutes() {
 	s.app.Get("/ask", s.page(s.siteAskForm)...)
 	s.app.Post("/ask", s.form(s.siteAsk)...)
 	s.app.Get("/answers/:id", s.page(s.answerPage)...)
+	s.app.Get("/topics", s.page(s.siteTopics)...)
+	s.app.Get("/topics/:slug", s.page(s.siteTopic)...)
 	s.app.Get("/docs", s.page(s.docsPage)...)
 
 	s.app.Get("/settings/api", s.signedIn(s.keysPage)...)

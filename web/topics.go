@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
@@ -53,22 +55,32 @@ func (s *Server) listTopics(c *fiber.Ctx) error {
 
 // topic serves GET /topics/{slug}.
 func (s *Server) topic(c *fiber.Ctx) error {
-	slug := c.Params("slug")
-	h, ok := topics.BySlug(slug)
-	if !ok {
-		return selah.Errorf(selah.ETOPICNOTFOUND, "There is no topic %q. GET /api/v1/topics lists them.", truncate(slug, 60))
-	}
-	ids := h.VerseIDs()
-	verses, err := s.store.VersesByID(c.UserContext(), ids)
+	res, err := s.topicDetail(c.UserContext(), c.Params("slug"))
 	if err != nil {
 		return err
+	}
+	res.RequestID = RequestID(c)
+	return c.JSON(res)
+}
+
+// topicDetail is a hub with the KJV text of its passages from the
+// database, for the API and the website.
+func (s *Server) topicDetail(ctx context.Context, slug string) (TopicDetailResponse, error) {
+	h, ok := topics.BySlug(slug)
+	if !ok {
+		return TopicDetailResponse{}, selah.Errorf(selah.ETOPICNOTFOUND, "There is no topic %q. GET /api/v1/topics lists them.", truncate(slug, 60))
+	}
+	ids := h.VerseIDs()
+	verses, err := s.store.VersesByID(ctx, ids)
+	if err != nil {
+		return TopicDetailResponse{}, err
 	}
 	text := make(map[corpus.VerseID]string, len(verses))
 	for _, v := range verses {
 		text[v.ID] = v.Text
 	}
 	res := TopicDetailResponse{Slug: h.Slug, Title: h.Title, Summary: h.Summary, VerseCount: len(ids),
-		Passages: []worker.PassageRef{}, Related: []worker.TopicLink{}, RequestID: RequestID(c)}
+		Passages: []worker.PassageRef{}, Related: []worker.TopicLink{}}
 	for _, r := range h.References() {
 		p := pipeline.Reference{Reference: r.String(), Book: r.Book.Name, Chapter: r.StartChapter,
 			VerseStart: r.StartVerse, VerseEnd: r.EndVerse, Translation: "KJV"}
@@ -81,7 +93,7 @@ func (s *Server) topic(c *fiber.Ctx) error {
 			}
 		}
 		if p.Text == "" {
-			return selah.Errorf(selah.EUNAVAILABLE, "The corpus is not loaded.")
+			return res, selah.Errorf(selah.EUNAVAILABLE, "The corpus is not loaded.")
 		}
 		res.Passages = append(res.Passages, worker.PassageRef{Reference: p, URL: tasks.ScriptureURL(p.Reference)})
 	}
@@ -90,7 +102,21 @@ func (s *Server) topic(c *fiber.Ctx) error {
 			res.Related = append(res.Related, worker.TopicLink{Slug: rh.Slug, Title: rh.Title, URL: tasks.TopicURL(rh.Slug)})
 		}
 	}
-	return c.JSON(res)
+	return res, nil
+}
+
+// siteTopics serves the website's topic index, GET /topics.
+func (s *Server) siteTopics(c *fiber.Ctx) error {
+	return s.renderPage(c, fiber.StatusOK, "topics", topics.All())
+}
+
+// siteTopic serves a hub's page on the website, GET /topics/{slug}.
+func (s *Server) siteTopic(c *fiber.Ctx) error {
+	res, err := s.topicDetail(c.UserContext(), c.Params("slug"))
+	if err != nil {
+		return err
+	}
+	return s.renderPage(c, fiber.StatusOK, "topic", res)
 }
 
 // truncate shortens user input echoed in a message.
