@@ -16,7 +16,7 @@ run: setup build
 	@$(BIN) migrate
 	@$(BIN) ingest
 	@$(BIN) accounts ensure-dev
-	@$(BIN) serve
+	@LOG_FORMAT=$${LOG_FORMAT:-text} $(BIN) serve
 
 setup:
 	@bash deploy/setup.sh
