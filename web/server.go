@@ -112,6 +112,10 @@ func New(cfg Config, deps Deps) *Server {
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		ReadBufferSize:        8192,
+		// Values read from a request (method, headers, params) are copies,
+		// not views into fasthttp's reused buffers: metrics labels, the
+		// request id in logs and job ids outlive the handler.
+		Immutable: true,
 	})
 	s.useContractCheck() // tests only, see openapi.go
 	s.routes()
