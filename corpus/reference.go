@@ -111,6 +111,25 @@ func (r Reference) Contains(id VerseID) bool {
 	return r.Book.Number != 0 && id.Valid() && id >= r.First() && id <= r.Last()
 }
 
+// VerseIDs lists the verses of the reference in order, across chapter
+// ends.
+func (r Reference) VerseIDs() []VerseID {
+	var ids []VerseID
+	for ch := r.StartChapter; ch <= r.EndChapter && r.Book.Number != 0; ch++ {
+		first, last := 1, r.Book.Verses(ch)
+		if ch == r.StartChapter {
+			first = r.StartVerse
+		}
+		if ch == r.EndChapter {
+			last = r.EndVerse
+		}
+		for v := first; v <= last; v++ {
+			ids = append(ids, NewVerseID(r.Book.Number, ch, v))
+		}
+	}
+	return ids
+}
+
 // ReferenceForRange returns the reference covering the verses first through
 // last, as when an answer cites a run of retrieved verses. Both ids must be
 // verses of the KJV versification in the same book, first not after last.

@@ -425,3 +425,29 @@ func TestReferenceForRange(t *testing.T) {
 		})
 	}
 }
+
+func TestReferenceVerseIDs(t *testing.T) {
+	for _, c := range []struct {
+		ref  string
+		n    int
+		last string
+	}{
+		{"John 3:16", 1, "John 3:16"},
+		{"Genesis 1:31-2:3", 4, "Genesis 2:3"},
+		{"Psalms 119", 176, "Psalms 119:176"},
+		{"Jude", 25, "Jude 1:25"},
+		{"Ruth 1-4", 85, "Ruth 4:22"},
+	} {
+		r, err := ParseReference(c.ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := r.VerseIDs()
+		if len(ids) != c.n || len(ids) != r.VerseCount() || ids[len(ids)-1].String() != c.last || ids[0] != r.First() {
+			t.Errorf("%s: %d verses ending %s", c.ref, len(ids), ids[len(ids)-1])
+		}
+	}
+	if ids := (Reference{}).VerseIDs(); len(ids) != 0 {
+		t.Errorf("zero reference: %v", ids)
+	}
+}

@@ -47,7 +47,19 @@ func DefaultEvalCases() ([]EvalCase, error) {
 // ReadEvalCases reads JSON lines {"query", "kind", "hits": ["John 3:16", ...]}.
 // A hit may be a range ("Matthew 5:3-12"): every verse in it counts.
 func ReadEvalCases(r io.Reader) ([]EvalCase, error) {
-	var out []EvalCase
+	return readCases(r, "eval", func(l evalLine) (EvalCase, error) {
+		if l.Query == "" || len(l.Hits) == 0 {
+			return EvalCase{}, fmt.Errorf("needs a query and hits")
+		}
+		hits, err := expandRefs(l.Hits)
+		return EvalCase{Query: l.Query, Kind: l.Kind, Hits: hits}, err
+	})
+}
+
+// readCases reads a JSON-lines test set: one case per line of type L,
+// turned into a C by parse; blank lines and # comments are skipped.
+func readCases[L, C any](r io.Reader, what string, parse func(L) (C, error)) ([]C, error) {
+	var out []C
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -55,31 +67,33 @@ func ReadEvalCases(r io.Reader) ([]EvalCase, error) {
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		var l evalLine
+		var l L
 		if err := json.Unmarshal(line, &l); err != nil {
-			return nil, fmt.Errorf("pipeline: eval line %d: %w", n, err)
+			return nil, fmt.Errorf("pipeline: %s line %d: %w", what, n, err)
 		}
-		if l.Query == "" || len(l.Hits) == 0 {
-			return nil, fmt.Errorf("pipeline: eval line %d: needs a query and hits", n)
-		}
-		c := EvalCase{Query: l.Query, Kind: l.Kind}
-		for _, h := range l.Hits {
-			ref, err := corpus.ParseReference(h)
-			if err != nil {
-				return nil, fmt.Errorf("pipeline: eval line %d: %w", n, err)
-			}
-			for id := ref.First(); id <= ref.Last(); id++ {
-				if ref.Contains(id) && id.Valid() {
-					c.Hits = append(c.Hits, id)
-				}
-			}
+		c, err := parse(l)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: %s line %d: %w", what, n, err)
 		}
 		out = append(out, c)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("pipeline: read eval cases: %w", err)
+		return nil, fmt.Errorf("pipeline: read %s cases: %w", what, err)
 	}
 	return out, nil
+}
+
+// expandRefs lists the verses of references like "Matthew 5:3-12".
+func expandRefs(refs []string) ([]corpus.VerseID, error) {
+	var ids []corpus.VerseID
+	for _, s := range refs {
+		ref, err := corpus.ParseReference(s)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, ref.VerseIDs()...)
+	}
+	return ids, nil
 }
 
 // EvalMetrics are the scores of one mode over a set of cases: the share of

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -41,35 +39,13 @@ func DefaultAskCases() ([]AskCase, error) {
 // An expected reference may be a range ("Matthew 5:3-12"): every verse in
 // it counts.
 func ReadAskCases(r io.Reader) ([]AskCase, error) {
-	var out []AskCase
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		var l askLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			return nil, fmt.Errorf("pipeline: ask case line %d: %w", n, err)
-		}
+	return readCases(r, "ask case", func(l askLine) (AskCase, error) {
 		if strings.TrimSpace(l.Question) == "" || len(l.Expect) == 0 {
-			return nil, fmt.Errorf("pipeline: ask case line %d: needs a question and expected verses", n)
+			return AskCase{}, fmt.Errorf("needs a question and expected verses")
 		}
-		c := AskCase{Question: l.Question}
-		for _, e := range l.Expect {
-			ref, err := corpus.ParseReference(e)
-			if err != nil {
-				return nil, fmt.Errorf("pipeline: ask case line %d: %w", n, err)
-			}
-			forEachVerse(ref, func(id corpus.VerseID) { c.Expect = append(c.Expect, id) })
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("pipeline: read ask cases: %w", err)
-	}
-	return out, nil
+		expect, err := expandRefs(l.Expect)
+		return AskCase{Question: l.Question, Expect: expect}, err
+	})
 }
 
 // AskReport is the outcome of EvaluateAsk.

@@ -192,10 +192,8 @@ func ground(d Draft, cands []Candidate, maxRefs int) (groundedDraft, error) {
 
 // forEachVerse calls fn with each verse of ref.
 func forEachVerse(ref corpus.Reference, fn func(corpus.VerseID)) {
-	for id := ref.First(); id <= ref.Last(); id++ {
-		if ref.Contains(id) {
-			fn(id)
-		}
+	for _, id := range ref.VerseIDs() {
+		fn(id)
 	}
 }
 

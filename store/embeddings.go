@@ -207,8 +207,8 @@ type VerseMatch struct {
 	// FullTextAll is set when the verse matches every term of the query
 	// (websearch_to_tsquery), not just some.
 	FullTextAll bool
-	VectorRank    int
-	VectorScore   float64
+	VectorRank  int
+	VectorScore float64
 }
 
 // Full text: websearch_to_tsquery ANDs every term, which finds nothing for

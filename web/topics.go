@@ -84,8 +84,8 @@ func (s *Server) topicDetail(ctx context.Context, slug string) (TopicDetailRespo
 	for _, r := range h.References() {
 		p := pipeline.Reference{Reference: r.String(), Book: r.Book.Name, Chapter: r.StartChapter,
 			VerseStart: r.StartVerse, VerseEnd: r.EndVerse, Translation: "KJV"}
-		for id := r.First(); id <= r.Last(); id++ {
-			if t, ok := text[id]; ok && r.Contains(id) {
+		for _, id := range r.VerseIDs() {
+			if t, ok := text[id]; ok {
 				if p.Text != "" {
 					p.Text += " "
 				}

@@ -31,14 +31,14 @@ type TopicLink struct {
 
 // AskResponse is the body of POST /ask.
 type AskResponse struct {
-	Answer       string         `json:"answer"`
-	Summary      string         `json:"summary"`
+	Answer       string       `json:"answer"`
+	Summary      string       `json:"summary"`
 	References   []PassageRef `json:"references"`
-	Topics       []TopicLink    `json:"topics"`
-	CanonicalURL string         `json:"canonicalUrl"`
-	GeneratedAt  string         `json:"generatedAt"`
-	Generator    string         `json:"generator"`
-	RequestID    string         `json:"requestId"`
+	Topics       []TopicLink  `json:"topics"`
+	CanonicalURL string       `json:"canonicalUrl"`
+	GeneratedAt  string       `json:"generatedAt"`
+	Generator    string       `json:"generator"`
+	RequestID    string       `json:"requestId"`
 }
 
 // Asker runs ask jobs: it answers through the pipeline, links matching

@@ -291,7 +291,9 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 	return sorted[max(0, min(i, len(sorted)-1))]
 }
 
-func ms(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64) }
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64)
+}
 
 func ratio(r benchRow) string {
 	if r.Ratio == 0 {

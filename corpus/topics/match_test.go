@@ -34,7 +34,7 @@ func TestMatch(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ids = append(ids, expand(r)...)
+				ids = append(ids, r.VerseIDs()...)
 			}
 			got := Match(c.Question, ids, c.N)
 			var slugs []string

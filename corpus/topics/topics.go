@@ -153,7 +153,7 @@ func parse(b []byte) (*catalog, error) {
 				return nil, fmt.Errorf("topics: %s: verse %q: %w", h.Slug, v, err)
 			}
 			h.refs = append(h.refs, r)
-			for _, id := range expand(r) {
+			for _, id := range r.VerseIDs() {
 				if !seen[id] {
 					seen[id] = true
 					h.ids = append(h.ids, id)
@@ -180,22 +180,4 @@ func parse(b []byte) (*catalog, error) {
 	c.hubs = hubs
 	c.match = newMatcher(hubs)
 	return c, nil
-}
-
-// expand lists the verses of a reference, across chapter ends.
-func expand(r corpus.Reference) []corpus.VerseID {
-	var ids []corpus.VerseID
-	for ch := r.StartChapter; ch <= r.EndChapter; ch++ {
-		first, last := 1, r.Book.Verses(ch)
-		if ch == r.StartChapter {
-			first = r.StartVerse
-		}
-		if ch == r.EndChapter {
-			last = r.EndVerse
-		}
-		for v := first; v <= last; v++ {
-			ids = append(ids, corpus.NewVerseID(r.Book.Number, ch, v))
-		}
-	}
-	return ids
 }
