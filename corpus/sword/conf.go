@@ -87,3 +87,22 @@ func (c Conf) dataPath(dir string) string {
 	p := strings.TrimPrefix(c.Get("DataPath"), "./")
 	return filepath.Join(dir, filepath.FromSlash(p))
 }
+
+// openConf finds module name's conf and checks that the module is one the
+// given driver reads: that driver, zlib ("ZIP") compression, no cipher.
+func openConf(dir, name, driver string) (Conf, []byte, error) {
+	conf, raw, err := findConf(dir, name)
+	if err != nil {
+		return Conf{}, nil, err
+	}
+	if d := conf.Get("ModDrv"); !strings.EqualFold(d, driver) {
+		return Conf{}, nil, fmt.Errorf("sword: %s uses driver %q, not %s", name, d, driver)
+	}
+	if c := conf.Get("CompressType"); c != "" && !strings.EqualFold(c, "ZIP") {
+		return Conf{}, nil, fmt.Errorf("sword: %s uses compression %q, not ZIP", name, c)
+	}
+	if conf.Get("CipherKey") != "" {
+		return Conf{}, nil, fmt.Errorf("sword: %s is enciphered", name)
+	}
+	return conf, raw, nil
+}

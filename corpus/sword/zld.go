@@ -63,18 +63,9 @@ const maxLinkHops = 8
 // parses every key record, so a damaged index is reported here; entry
 // text is decompressed when asked for.
 func OpenLexicon(dir, name string) (*Lexicon, error) {
-	conf, raw, err := findConf(dir, name)
+	conf, raw, err := openConf(dir, name, "zLD")
 	if err != nil {
 		return nil, err
-	}
-	if d := conf.Get("ModDrv"); !strings.EqualFold(d, "zLD") {
-		return nil, fmt.Errorf("sword: %s uses driver %q, not zLD", name, d)
-	}
-	if c := conf.Get("CompressType"); c != "" && !strings.EqualFold(c, "ZIP") {
-		return nil, fmt.Errorf("sword: %s uses compression %q, not ZIP", name, c)
-	}
-	if c := conf.Get("CipherKey"); c != "" {
-		return nil, fmt.Errorf("sword: %s is enciphered", name)
 	}
 	l := &Lexicon{Name: conf.Name, Version: conf.Get("Version"), confRaw: raw}
 	prefix := conf.dataPath(dir) // the files' path without extension

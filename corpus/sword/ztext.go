@@ -56,15 +56,9 @@ func slots(books []bookLayout) int {
 // (e.g. /usr/share/sword). It reads the conf and checks the driver, the
 // compression and the versification; the data is read by Each.
 func Open(dir, name string) (*Text, error) {
-	conf, raw, err := findConf(dir, name)
+	conf, raw, err := openConf(dir, name, "zText")
 	if err != nil {
 		return nil, err
-	}
-	if d := conf.Get("ModDrv"); !strings.EqualFold(d, "zText") {
-		return nil, fmt.Errorf("sword: %s uses driver %q, not zText", name, d)
-	}
-	if c := conf.Get("CompressType"); c != "" && !strings.EqualFold(c, "ZIP") {
-		return nil, fmt.Errorf("sword: %s uses compression %q, not ZIP", name, c)
 	}
 	t := &Text{Name: conf.Name, Version: conf.Get("Version"), Versification: conf.Get("Versification"),
 		conf: conf, confRaw: raw, dataDir: conf.dataPath(dir)}
