@@ -217,7 +217,7 @@ func (s *Server) csrfToken(c *fiber.Ctx) (string, error) {
 // must equal the session's token, or, signed out, the selah_csrf cookie.
 // Requests the browser itself labels cross-site are refused outright.
 func (s *Server) checkCSRF(c *fiber.Ctx) error {
-	if requestHeader(c, "Sec-Fetch-Site") == "cross-site" {
+	if c.Get("Sec-Fetch-Site") == "cross-site" {
 		return errCSRF
 	}
 	sess, err := s.sessionOf(c)
@@ -234,19 +234,6 @@ func (s *Server) checkCSRF(c *fiber.Ctx) error {
 		return errCSRF
 	}
 	return c.Next()
-}
-
-// requestHeader returns a request header whatever the case of its name:
-// the server keeps names as sent (DisableHeaderNormalizing), and HTTP/2
-// and the proxies that speak it lower-case them.
-func requestHeader(c *fiber.Ctx, name string) string {
-	var v string
-	c.Request().Header.VisitAll(func(k, val []byte) {
-		if v == "" && strings.EqualFold(string(k), name) {
-			v = string(val)
-		}
-	})
-	return v
 }
 
 // requireSignIn sends signed-out visitors to the sign-in page, which
