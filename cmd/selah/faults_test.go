@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -400,4 +401,69 @@ func rawRequest(t *testing.T, addr, head string) (*http.Response, map[string]any
 	var body map[string]any
 	json.NewDecoder(res.Body).Decode(&body)
 	return res, body
+}
+
+// delayedModel is a fake OpenAI chat API that answers after delay with a
+// draft citing the first candidate; hit receives a value as each call
+// arrives.
+func delayedModel(t *testing.T, delay time.Duration) (url string, hit chan struct{}) {
+	t.Helper()
+	hit = make(chan struct{}, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hit <- struct{}{}
+		time.Sleep(delay)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant",
+				"content": `{"answer":"Scripture speaks to this.","summary":"It does.","citations":[1]}`}}},
+			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1", hit
+}
+
+// TestGracefulShutdown: on SIGTERM a worker leaves the live set (new jobs
+// get 503 at once) but finishes the job it is running; a web process fails
+// /readyz, keeps serving its in-flight request to the end, and exits 0.
+func TestGracefulShutdown(t *testing.T) {
+	s := newStack(t)
+	model, hit := delayedModel(t, 1500*time.Millisecond)
+	web := startProc(t, "web", append(s.env, "DRAIN_DELAY=3s"), "web")
+	workerEnv := append(s.env, "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=sk-fake")
+	w := startProc(t, "worker", append(workerEnv, "METRICS_ADDR="+freeAddr(t)), "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanInternal, 0)
+	ask := func() chan httpResult {
+		done := make(chan httpResult, 1)
+		go func() { done <- call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`) }()
+		return done
+	}
+
+	done := ask()
+	<-hit
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	if r := <-done; r.Status != 200 || r.Body["generator"] != "openai" {
+		t.Fatalf("the job in flight when its worker stopped: %d %s", r.Status, r.Raw)
+	}
+	<-w.done
+	if code := w.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("worker exit code %d", code)
+	}
+	wantJSONError(t, "ask with the worker gone", call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"Why pray?"}`), 503, "workers_unavailable")
+
+	startProc(t, "worker2", append(workerEnv, "METRICS_ADDR="+freeAddr(t)), "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	done = ask()
+	<-hit
+	web.cmd.Process.Signal(syscall.SIGTERM)
+	waitStatus(t, s.base(), "/readyz", "", 503, 2500*time.Millisecond) // draining, still answering
+	if r := <-done; r.Status != 200 {
+		t.Fatalf("the request in flight when web stopped: %d %s", r.Status, r.Raw)
+	}
+	<-web.done
+	if code := web.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("web exit code %d", code)
+	}
 }
