@@ -30,6 +30,7 @@ func newAccountsCmd(cfg *config) *cobra.Command {
 		newAccountsSetPlanCmd(cfg),
 		newAccountsDisableCmd(cfg),
 		newAccountsEnsureDevCmd(cfg),
+		newAccountsPlansCmd(cfg),
 	)
 	return cmd
 }

@@ -233,3 +233,18 @@ func TestEnsureDev(t *testing.T) {
 		t.Fatalf("ensure-dev after revoke: %q", out)
 	}
 }
+
+func TestPlansCLI(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	out := c.run("accounts", "plans")
+	if !regexp.MustCompile(`(?m)^\s*free\s+5\s+1\s+10\s+100\s+5\s*$`).MatchString(out) {
+		t.Fatalf("plans:\n%s", out)
+	}
+	out = c.run("accounts", "plans", "--set", "developer", "--asks-per-day", "250", "--concurrent", "6")
+	if !regexp.MustCompile(`(?m)^\s*developer\s+60\s+6\s+250\s+3000\s+10\s*$`).MatchString(out) {
+		t.Fatalf("plans after --set:\n%s", out)
+	}
+	c.fails(selah.EINVALID, "accounts", "plans", "--set", "gold")
+	c.fails(selah.EINVALID, "accounts", "plans", "--set", "free", "--requests-per-minute", "0")
+}
