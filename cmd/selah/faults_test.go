@@ -437,7 +437,9 @@ func TestGracefulShutdown(t *testing.T) {
 	key := s.account(t, store.PlanInternal, 0)
 	ask := func() chan httpResult {
 		done := make(chan httpResult, 1)
-		go func() { done <- call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`) }()
+		go func() {
+			done <- call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		}()
 		return done
 	}
 
