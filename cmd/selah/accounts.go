@@ -50,13 +50,33 @@ func openAdminStore(ctx context.Context, cfg *config) (*store.Store, error) {
 	return st, nil
 }
 
+// withAdminStore is the RunE of an admin command: fn runs with the
+// database opened (and migrated) and closes it afterwards.
+func withAdminStore(cfg *config, fn func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		st, err := openAdminStore(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return fn(ctx, st, cmd, args)
+	}
+}
+
 // accountByEmail is AccountByEmail with a message for people.
 func accountByEmail(ctx context.Context, st *store.Store, email string) (store.Account, error) {
 	a, err := st.AccountByEmail(ctx, email)
+	return a, noAccount(err, email)
+}
+
+// noAccount turns store.ErrNotFound from an account lookup by email into
+// a message for people.
+func noAccount(err error, email string) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return a, selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
+		return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
 	}
-	return a, err
+	return err
 }
 
 // readPassword reads a password from the first line of r.
@@ -128,23 +148,14 @@ func newAccountsSetPlanCmd(cfg *config) *cobra.Command {
 		Use:   "set-plan EMAIL PLAN",
 		Short: "Move an account to another plan (free, developer, builder, pro, internal)",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			email, plan := args[0], args[1]
 			if err := st.SetPlan(ctx, email, plan); err != nil {
-				if errors.Is(err, store.ErrNotFound) {
-					return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
-				}
-				return err
+				return noAccount(err, email)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s is now on plan %s\n", store.NormalizeEmail(email), plan)
 			return nil
-		},
+		}),
 	}
 }
 
@@ -153,22 +164,13 @@ func newAccountsDisableCmd(cfg *config) *cobra.Command {
 		Use:   "disable EMAIL",
 		Short: "Disable an account: all its keys are refused (403 account_disabled)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			if err := st.DisableAccount(ctx, args[0]); err != nil {
-				if errors.Is(err, store.ErrNotFound) {
-					return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(args[0]))
-				}
-				return err
+				return noAccount(err, args[0])
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "disabled account %s\n", store.NormalizeEmail(args[0]))
 			return nil
-		},
+		}),
 	}
 }
 
@@ -181,15 +183,9 @@ When it creates the account, or the account has no usable key, it creates a
 live key named "dev" and prints it once. Otherwise it prints a one-line note:
 keys are stored only as hashes, so an existing key cannot be shown again.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, _ []string) error {
 			return ensureDev(ctx, st, cmd.OutOrStdout(), envInt("PORT", 8080))
-		},
+		}),
 	}
 }
 

@@ -110,16 +110,13 @@ func newKeysCreateCmd(cfg *config) *cobra.Command {
 		Use:   "create --email EMAIL [--test] [--name NAME] [--expires 720h] [--json]",
 		Short: "Create an API key and print it once",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		PreRunE: func(*cobra.Command, []string) error {
 			if expires < 0 {
 				return selah.Errorf(selah.EINVALID, "--expires must be positive (0 means never)")
 			}
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+			return nil
+		},
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, _ []string) error {
 			a, err := accountByEmail(ctx, st, email)
 			if err != nil {
 				return err
@@ -134,7 +131,7 @@ func newKeysCreateCmd(cfg *config) *cobra.Command {
 				return err
 			}
 			return printNewKey(cmd.OutOrStdout(), key, k, asJSON)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&email, "email", "", "email address of the account (required)")
@@ -155,13 +152,7 @@ func newKeysListCmd(cfg *config) *cobra.Command {
 		Use:   "list --email EMAIL [--json]",
 		Short: "List an account's keys (never the keys themselves)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, _ []string) error {
 			a, err := accountByEmail(ctx, st, email)
 			if err != nil {
 				return err
@@ -171,7 +162,7 @@ func newKeysListCmd(cfg *config) *cobra.Command {
 				return err
 			}
 			return printKeys(cmd.OutOrStdout(), keys, time.Now(), asJSON)
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&email, "email", "", "email address of the account (required)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
@@ -211,19 +202,13 @@ func keyAction(cfg *config, use, short, done string, act func(context.Context, *
 		Use:   use,
 		Short: short,
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			if err := act(ctx, st, args[0]); err != nil {
 				return keyNotFound(err, args[0])
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", done, args[0])
 			return nil
-		},
+		}),
 	}
 }
 
@@ -250,22 +235,19 @@ prints it once. With --grace 0s (the default) the old key is revoked at once;
 with a positive --grace it keeps working until then and is refused as expired
 afterwards.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(*cobra.Command, []string) error {
 			if grace < 0 {
 				return selah.Errorf(selah.EINVALID, "--grace must not be negative")
 			}
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+			return nil
+		},
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			key, k, err := st.RotateKey(ctx, args[0], grace)
 			if err != nil {
 				return keyNotFound(err, args[0])
 			}
 			return printNewKey(cmd.OutOrStdout(), key, k, asJSON)
-		},
+		}),
 	}
 	cmd.Flags().DurationVar(&grace, "grace", 0, "how long the old key keeps working (0: revoked at once)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -23,13 +24,7 @@ func newAccountsPlansCmd(cfg *config) *cobra.Command {
 plan: the limits given are replaced, the others kept. Requests per minute and
 concurrent requests must be positive; Asks and keys may be zero.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			st, err := openAdminStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, _ []string) error {
 			plans, err := st.Plans(ctx)
 			if err != nil {
 				return err
@@ -57,7 +52,7 @@ concurrent requests must be positive; Asks and keys may be zero.`,
 				}
 			}
 			return printPlans(cmd.OutOrStdout(), plans)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&set, "set", "", "the plan to change")
