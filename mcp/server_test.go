@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -19,30 +18,12 @@ import (
 	"github.com/selahdev/selah/web/webtest"
 )
 
-// syncBuffer collects the server's log lines from concurrent calls.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // session is an MCP client connected over the in-memory transport to the
 // server under test, which calls a live selah deployment.
 type session struct {
 	t    *testing.T
 	cs   *sdk.ClientSession
-	logs *syncBuffer
+	logs *webtest.LogBuffer
 	// seen is every result the client received, for the key scan.
 	mu   sync.Mutex
 	seen []string
@@ -50,7 +31,7 @@ type session struct {
 
 func connect(t *testing.T, env *webtest.Env) *session {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &webtest.LogBuffer{}
 	srv := mcp.NewServer(mcp.Config{APIURL: env.URL, Version: "test",
 		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	ctx := context.Background()

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
 	"github.com/selahdev/selah/web/apikey"
+	"github.com/selahdev/selah/web/webtest"
 )
 
 // authedPath is a route behind the authed chain. The test database has no
@@ -39,24 +39,6 @@ func (c *testClock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
-}
-
-// syncBuffer collects log output from concurrent goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 func get(t *testing.T, srv *web.Server, authorization string) *http.Response {
@@ -107,7 +89,7 @@ func TestAuthenticate(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	logs := &syncBuffer{}
+	logs := &webtest.LogBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: log})
 

@@ -5,7 +5,6 @@ package main
 // Redis so a test can take a dependency away and bring it back.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/selahdev/selah/web/webtest"
 )
 
 var (
@@ -50,29 +51,11 @@ func selahBinary(t testing.TB) string {
 	return binPath
 }
 
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // proc is a running selah process.
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *webtest.LogBuffer
 	done chan struct{}
 }
 
@@ -80,7 +63,7 @@ type proc struct {
 // output is shown if the test fails; it is killed when the test ends.
 func startProc(t *testing.T, name string, env []string, args ...string) *proc {
 	t.Helper()
-	p := &proc{name: name, out: &syncBuffer{}, done: make(chan struct{})}
+	p := &proc{name: name, out: &webtest.LogBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(selahBinary(t), args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
