@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,19 +84,31 @@ func corpusTemplate(ctx context.Context) (string, error) {
 	if exists {
 		return name, nil
 	}
-	// Drop stale templates of earlier schemas, then build this one under a
-	// temporary name so a crash never leaves a half-built template behind.
-	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'selah_tpl_%'`)
+	// Drop templates of earlier schemas once they are a day old. Several
+	// checkouts with different schemas (branches, worktrees) share this
+	// server; dropping a template another checkout's tests are cloning from
+	// would fail them, so a recent one is left alone. The build time is kept
+	// in the database's comment.
+	rows, err := admin.Query(ctx, `SELECT datname, coalesce(shobj_description(oid, 'pg_database'), '')
+		FROM pg_database WHERE datname LIKE 'selah_tpl_%'`)
 	if err != nil {
 		return "", err
 	}
-	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	type tpl struct{ name, comment string }
+	stale, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tpl, error) {
+		var t tpl
+		return t, r.Scan(&t.name, &t.comment)
+	})
 	if err != nil {
 		return "", err
 	}
 	for _, s := range stale {
-		admin.Exec(ctx, fmt.Sprintf(`ALTER DATABASE %s IS_TEMPLATE false`, pgx.Identifier{s}.Sanitize()))
-		admin.Exec(ctx, fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, pgx.Identifier{s}.Sanitize()))
+		built, _ := time.Parse(time.RFC3339, strings.TrimPrefix(s.comment, "built "))
+		if time.Since(built) < 24*time.Hour {
+			continue
+		}
+		admin.Exec(ctx, fmt.Sprintf(`ALTER DATABASE %s IS_TEMPLATE false`, pgx.Identifier{s.name}.Sanitize()))
+		admin.Exec(ctx, fmt.Sprintf(`DROP DATABASE IF EXISTS %s`, pgx.Identifier{s.name}.Sanitize()))
 	}
 	building := name + "_building"
 	if err := createDatabase(ctx, building, ""); err != nil {
@@ -108,6 +121,7 @@ func corpusTemplate(ctx context.Context) (string, error) {
 	for _, sql := range []string{
 		fmt.Sprintf(`ALTER DATABASE %s RENAME TO %s`, pgx.Identifier{building}.Sanitize(), pgx.Identifier{name}.Sanitize()),
 		fmt.Sprintf(`ALTER DATABASE %s IS_TEMPLATE true`, pgx.Identifier{name}.Sanitize()),
+		fmt.Sprintf(`COMMENT ON DATABASE %s IS 'built %s'`, pgx.Identifier{name}.Sanitize(), time.Now().UTC().Format(time.RFC3339)),
 	} {
 		if _, err := admin.Exec(ctx, sql); err != nil {
 			dropDatabase(building)
