@@ -1,0 +1,30 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// Routed is one verse reached by naming a topic rather than by matching the
+// verse's words: a question that names a person, place, event or theme that
+// is a Nave's Topical Bible topic (its title, a "See" alias or a sub-entry
+// phrase) reaches the verses Nave's lists under it.
+type Routed struct {
+	Verse corpus.VerseID
+	// Score in (0, 1]: how well the topic and sub-entry match the query,
+	// comparable across queries.
+	Score float64
+	// Topic is the Nave's topic title ("MELCHIZEDEK"); Entry the sub-entry
+	// phrase the verse is listed under ("King of Salem"), empty when the
+	// verse is listed under the topic directly.
+	Topic string
+	Entry string
+}
+
+// TopicRouter finds the verses a query reaches through the topics it names,
+// best first, at most limit. A query that names no topic gets none and no
+// error.
+type TopicRouter interface {
+	Route(ctx context.Context, query string, limit int) ([]Routed, error)
+}
