@@ -28,3 +28,16 @@ type Routed struct {
 type TopicRouter interface {
 	Route(ctx context.Context, query string, limit int) ([]Routed, error)
 }
+
+// Scored is a verse and one source's score for it.
+type Scored struct {
+	Verse corpus.VerseID
+	Score float64
+}
+
+// VerseSource is one retrieval source fused by the Retriever (the trained
+// word vectors' verse index, for one): the verses best matching a query,
+// best first, at most limit.
+type VerseSource interface {
+	Search(ctx context.Context, query string, limit int) ([]Scored, error)
+}
