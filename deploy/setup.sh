@@ -10,8 +10,9 @@ DB_NAME=${SELAH_DB_NAME:-selah}
 PGHOST_ADDR=${PGHOST_ADDR:-127.0.0.1}
 PGUSER_NAME=${PGUSER_NAME:-root}
 STATE_DIR=${SELAH_STATE_DIR:-/var/cache/selah-setup}
-# Packages selah needs at run time (corpus) and in tests (diatheke, chromium).
-PACKAGES=(sword-text-kjv sword-text-web sword-dict-naves diatheke chromium)
+# Packages selah needs at run time (corpus: the Bibles, Nave's, Strong's
+# lexicons, WordNet) and in tests (diatheke, chromium).
+PACKAGES=(sword-text-kjv sword-text-web sword-dict-naves sword-dict-strongs-greek sword-dict-strongs-hebrew wordnet-base diatheke chromium)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }

@@ -1,0 +1,37 @@
+package wordnet
+
+// detachment are WordNet's morphy rules (morph.c in WordNet 3.0, and
+// the morphy(7WN) manual): a suffix an inflection adds and what the base
+// form ends in instead. They are WordNet's, not ours; the irregular forms
+// come from the *.exc files.
+var detachment = map[POS][][2]string{
+	Noun: {{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"},
+		{"men", "man"}, {"ies", "y"}},
+	Verb: {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""},
+		{"ing", "e"}, {"ing", ""}},
+	Adj: {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
+}
+
+// baseForms returns the lemmas of part of speech p that word (lower-case,
+// underscores for spaces) is a form of, each once, in morphy's order: the
+// word itself, its exceptions, then the detachment rules. Only lemmas the
+// index holds are returned.
+func (w *WordNet) baseForms(word string, p POS) []string {
+	idx := w.index[p]
+	var out []string
+	add := func(s string) {
+		if _, ok := idx[s]; ok {
+			out = appendOnce(out, s)
+		}
+	}
+	add(word)
+	for _, b := range w.exceptions[p][word] {
+		add(b)
+	}
+	for _, r := range detachment[p] {
+		if len(word) > len(r[0]) && word[len(word)-len(r[0]):] == r[0] {
+			add(word[:len(word)-len(r[0])] + r[1])
+		}
+	}
+	return out
+}
