@@ -1,0 +1,245 @@
+package sword
+
+import (
+	"fmt"
+	"html"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// StrongsEntry is one word of Strong's Hebrew or Greek dictionary, as the
+// StrongsHebrew and StrongsGreek modules (Debian's sword-dict-strongs-*)
+// hold it.
+type StrongsEntry struct {
+	// Number is the Strong's number without leading zeros: "G25", "H157".
+	Number string
+	// Gloss is the meaning Strong gives (the <def> text before the list
+	// of KJV renderings), without the etymology: "to love (in a social or
+	// moral sense)". Empty for the few entries that only cross-refer
+	// ("(Chaldee); corresponding to H702").
+	Gloss string
+	// Renderings are the KJV's renderings of the word, the list after
+	// ":--" as Strong prints it: "(be-)love(-ed)", "friend".
+	Renderings []string
+}
+
+// Strongs is Strong's dictionary, Hebrew and Greek, parsed whole (14,298
+// entries, a few MB).
+type Strongs struct {
+	entries map[string]StrongsEntry
+	order   []string // Hebrew then Greek, by number
+}
+
+// The modules' names in the SWORD library.
+const (
+	StrongsGreekModule  = "StrongsGreek"
+	StrongsHebrewModule = "StrongsHebrew"
+)
+
+// OpenStrongs reads both of Strong's dictionaries from the SWORD library
+// at dir and parses every entry.
+func OpenStrongs(dir string) (*Strongs, error) {
+	s := &Strongs{entries: map[string]StrongsEntry{}}
+	for _, m := range []struct {
+		name   string
+		prefix string
+	}{{StrongsHebrewModule, "H"}, {StrongsGreekModule, "G"}} {
+		lex, err := OpenLexicon(dir, m.name)
+		if err != nil {
+			return nil, err
+		}
+		err = lex.Each(func(key, raw string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(key))
+			if err != nil || n <= 0 {
+				return fmt.Errorf("sword: %s key %q is not a number", m.name, key)
+			}
+			num := m.prefix + strconv.Itoa(n)
+			if _, dup := s.entries[num]; dup {
+				// The Hebrew index holds a few keys twice (H2200), each
+				// record the same entry; SWORD's tools show the first.
+				return nil
+			}
+			e := ParseStrongs(raw, m.prefix == "H")
+			e.Number = num
+			s.entries[num] = e
+			s.order = append(s.order, num)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Lookup returns the entry of a Strong's number, written as the modules'
+// lemma attributes ("G0025", "strong:G0025") or plainly ("G25", "h157").
+// An unknown or malformed number is an error wrapping fs.ErrNotExist.
+func (s *Strongs) Lookup(number string) (StrongsEntry, error) {
+	num, ok := NormalizeStrongs(number)
+	if ok {
+		if e, found := s.entries[num]; found {
+			return e, nil
+		}
+	}
+	return StrongsEntry{}, fmt.Errorf("sword: no Strong's entry %q: %w", number, fs.ErrNotExist)
+}
+
+// Each calls fn with every entry, Hebrew then Greek, in number order. An
+// error from fn stops the walk and is returned.
+func (s *Strongs) Each(fn func(StrongsEntry) error) error {
+	for _, n := range s.order {
+		if err := fn(s.entries[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Len is the number of entries.
+func (s *Strongs) Len() int { return len(s.order) }
+
+// NormalizeStrongs writes a Strong's number as "G25": upper-case
+// testament letter, no leading zeros, no "strong:" prefix. A suffix letter
+// some tagging schemes add ("H1254a") is dropped. ok is false for anything
+// that is not a G or H number.
+func NormalizeStrongs(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "strong:"), "Strong:")
+	if len(s) < 2 {
+		return "", false
+	}
+	p := strings.ToUpper(s[:1])
+	if p != "G" && p != "H" {
+		return "", false
+	}
+	digits := s[1:]
+	end := 0
+	for end < len(digits) && digits[end] >= '0' && digits[end] <= '9' {
+		end++
+	}
+	if end == 0 || end < len(digits)-1 {
+		return "", false
+	}
+	n, err := strconv.Atoi(digits[:end])
+	if err != nil || n <= 0 {
+		return "", false
+	}
+	return p + strconv.Itoa(n), true
+}
+
+var (
+	defElem  = regexp.MustCompile(`(?s)<def>(.*?)</def>`)
+	origElem = regexp.MustCompile(`(?s)<orig>.*?</orig>`)
+	refElem  = regexp.MustCompile(`(?s)<ref\b[^>]*>.*?</ref>`)
+	anyTag   = regexp.MustCompile(`<[^>]*>`)
+	// renderingsMark separates the meaning from the KJV renderings:
+	// ":--" in the Greek module, ": -" in the Hebrew one.
+	renderingsMark = regexp.MustCompile(`:\s*--?\s*`)
+	compare        = regexp.MustCompile(`(?i)\bcompare\b.*$`)
+	// etymology recognises the Hebrew module's leading clauses that say
+	// where a word comes from rather than what it means: one that cites
+	// another number ("From H1961;", "Feminine of H3499;") or names a
+	// root or origin ("A primitive root;", "(Chaldee);"). The Greek
+	// module marks the same with <orig> instead.
+	etymology = regexp.MustCompile(`(?i)\b(primitive|primary|root|origin|derivation|derivative|chaldee|corresponding to)\b`)
+)
+
+// refMark stands for a removed cross-reference while clauses are judged.
+const refMark = "\u00a7"
+
+// ParseStrongs reads one raw dictionary entry (TEI markup) of the module
+// named by hebrew into its gloss and renderings; Number is left empty.
+func ParseStrongs(raw string, hebrew bool) StrongsEntry {
+	m := defElem.FindStringSubmatch(raw)
+	if m == nil {
+		return StrongsEntry{}
+	}
+	def := origElem.ReplaceAllString(m[1], " ")
+	def = refElem.ReplaceAllString(def, " "+refMark+" ")
+	def = anyTag.ReplaceAllString(def, " ")
+	def = html.UnescapeString(def)
+	// The Hebrew module writes the commas of Strong's lists as braces
+	// around the item before them: "{beginning} chief ({-est})" is
+	// "beginning, chief(-est)".
+	def = strings.NewReplacer("{", "", "}", ",").Replace(def)
+	def = collapse(def)
+
+	meaning, rend := def, ""
+	if loc := renderingsMark.FindStringIndex(def); loc != nil {
+		meaning, rend = def[:loc[0]], def[loc[1]:]
+	}
+	if hebrew {
+		// Drop the leading etymological clauses, each ending in ";" outside
+		// parentheses.
+		for {
+			head, rest, ok := cutClause(meaning)
+			if !etymology.MatchString(head) && (!ok || !strings.Contains(head, refMark)) {
+				// A last clause is dropped only when it names an
+				// origin: one that cites a number may be the meaning
+				// ("a son ... (like H1, H251)").
+				break
+			}
+			meaning = rest
+			if !ok {
+				break // the whole meaning was etymology: "(Chaldee); corresponding to H702"
+			}
+		}
+	}
+	clean := func(s string) string {
+		s = strings.ReplaceAll(s, refMark, "")
+		s = strings.NewReplacer(" ,", ",", " ;", ";").Replace(s)
+		s = strings.ReplaceAll(s, "( ", "(")
+		s = strings.ReplaceAll(s, " )", ")")
+		return collapse(s)
+	}
+	e := StrongsEntry{Gloss: strings.Trim(clean(meaning), " ;,.")}
+	rend = compare.ReplaceAllString(rend, "")
+	for _, r := range splitTop(clean(rend)) {
+		if r = strings.Trim(r, " ;.,"); r != "" {
+			e.Renderings = append(e.Renderings, r)
+		}
+	}
+	return e
+}
+
+// cutClause cuts s at its first ";" outside parentheses.
+func cutClause(s string) (head, rest string, ok bool) {
+	depth := 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ';':
+			if depth <= 0 {
+				return s[:i], s[i+1:], true
+			}
+		}
+	}
+	return s, "", false
+}
+
+// splitTop splits a renderings list at commas outside parentheses, so
+// "first(-fruits, part, time)" stays one rendering.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth <= 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
