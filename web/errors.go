@@ -98,8 +98,8 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if status == http.StatusUnauthorized {
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="selah"`)
 	}
-	if acceptsHTML(c) && !isAPI(c) {
-		return s.renderErrorPage(c, status, selah.ErrorMessage(err))
+	if wantsErrorPage(c, status) {
+		return s.renderErrorPage(c, status, pageMessage(err))
 	}
 	return c.Status(status).JSON(ErrorBody{Error: ErrorDetail{
 		Code:      code,

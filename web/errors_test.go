@@ -45,7 +45,6 @@ func TestErrorsAreJSON(t *testing.T) {
 		code               string
 	}{
 		{"unknown route", "GET", "/api/v1/nope", 404, "not_found"},
-		{"unknown root", "GET", "/definitely/not/here", 404, "not_found"},
 		{"wrong method", "DELETE", "/api/v1/health", 405, "method_not_allowed"},
 		{"panic", "GET", "/api/v1/test-panic", 500, "internal_error"},
 	}

@@ -3,8 +3,11 @@ package web
 import (
 	"html/template"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah"
 )
 
 // bareErrorPage is the error page when the site layout cannot be rendered
@@ -30,4 +33,28 @@ func (s *Server) renderErrorPage(c *fiber.Ctx, status int, message string) error
 	}
 	c.Status(status).Type("html", "utf-8")
 	return bareErrorPage.Execute(c, p)
+}
+
+// wantsErrorPage decides between the error page and the JSON error body.
+// The API always gets JSON. Elsewhere a browser gets the page, and so does
+// anyone who mistyped a website address (a 404 outside /api/), unless the
+// request asks for JSON (an answer page fetched as JSON).
+func wantsErrorPage(c *fiber.Ctx, status int) bool {
+	if isAPI(c) {
+		return false
+	}
+	if acceptsHTML(c) {
+		return true
+	}
+	return status == http.StatusNotFound && !strings.Contains(c.Get(fiber.HeaderAccept), "json")
+}
+
+// pageMessage is the error's message for a person: an unknown address is
+// a page that does not exist, not an endpoint.
+func pageMessage(err error) string {
+	msg := selah.ErrorMessage(err)
+	if selah.ErrorCode(err) == selah.ENOTFOUND && strings.HasPrefix(msg, "No such endpoint") {
+		return "There is no page at this address. Check it for a typo, or start again from the home page."
+	}
+	return msg
 }

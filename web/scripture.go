@@ -118,10 +118,9 @@ func (s *Server) scripture(c *fiber.Ctx) error {
 		VerseCount: len(verses),
 		Previous:   chapterLink(ref.Book, ref.StartChapter, -1),
 		Next:       chapterLink(ref.Book, ref.EndChapter, +1),
-		RequestID:  RequestID(c),
 	}
 	for i, v := range verses {
 		res.Verses[i] = verseJSON(v)
 	}
-	return c.JSON(res)
+	return s.sendCacheable(c, &res, func(id string) { res.RequestID = id })
 }

@@ -70,6 +70,8 @@ type Server struct {
 	draining  atomic.Bool
 	gatherers []prometheus.Gatherer
 	dashboard queueDashboard // asynqmon, see admin.go
+	editions  editionCache   // corpus edition of cacheable responses, see cache.go
+	verifier  verifier       // quote index of POST /verify, see verify.go
 }
 
 // New builds the server and its routes.
@@ -165,6 +167,10 @@ func (s *Server) routes() {
 	api.Post("/ask", s.authed(s.ask)...)
 	api.Get("/topics", s.authed(s.listTopics)...)
 	api.Get("/topics/:slug", s.authed(s.topic)...)
+	api.Get("/books", s.authed(s.books)...)
+	api.Post("/verify", s.authed(s.verifyQuote)...)
+	api.Post("/references", s.authed(s.references)...)
+	api.Get("/usage", s.authed(s.usage)...)
 
 	s.siteRoutes()
 	s.adminRoutes()

@@ -104,7 +104,14 @@ var templateFuncs = template.FuncMap{
 		t = t.UTC()
 		return template.HTML(`<time datetime="` + t.Format(time.RFC3339) + `">` + t.Format("2 Jan 2006 15:04") + ` UTC</time>`)
 	},
-	"hasPrefix":  strings.HasPrefix,
+	"hasPrefix": strings.HasPrefix,
+	"lower":     strings.ToLower,
+	"deref": func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	},
 	"copyScript": func() template.JS { return template.JS(copyScript) },
 }
 
@@ -164,6 +171,8 @@ func (s *Server) renderPage(c *fiber.Ctx, status int, name string, data any) err
 
 func (s *Server) siteRoutes() {
 	s.app.Get("/static/*", serveStatic)
+	s.app.Get("/favicon.ico", favicon)
+	s.app.Get("/robots.txt", robots)
 
 	s.app.Get("/", s.page(s.home)...)
 	s.app.Get("/signup", s.page(s.signUpForm)...)
@@ -181,6 +190,7 @@ func (s *Server) siteRoutes() {
 
 	s.app.Get("/settings/api", s.signedIn(s.keysPage)...)
 	s.app.Post("/settings/api/keys", s.signedInForm(s.createKey)...)
+	s.app.Get("/settings/api/keys/new", s.signedIn(s.newKeyShown)...)
 	s.app.Get("/settings/api/keys/:id/revoke", s.signedIn(s.confirmKey("revoke"))...)
 	s.app.Post("/settings/api/keys/:id/revoke", s.signedInForm(s.revokeKey)...)
 	s.app.Get("/settings/api/keys/:id/rotate", s.signedIn(s.confirmKey("rotate"))...)
@@ -295,6 +305,7 @@ type keysPage struct {
 	Notice  string
 	Plan    string
 	MaxKeys int
+	Usage   *UsageResponse // the limits and what is left, as GET /api/v1/usage gives them
 }
 
 func (s *Server) keysPage(c *fiber.Ctx) error {
@@ -311,6 +322,11 @@ func (s *Server) renderKeys(c *fiber.Ctx, status int, form keyForm, errMsg, revo
 		return fmt.Errorf("web: keys page: %w", err)
 	}
 	page := keysPage{Form: form, Error: errMsg, Plan: acct.Plan.Name, MaxKeys: acct.Plan.MaxActiveKeys}
+	if u, err := s.usageOf(c, acct.ID, acct.Plan); err == nil {
+		page.Usage = &u
+	} else {
+		logger(c).Warn("usage for the keys page", slog.String("error", err.Error()))
+	}
 	for _, k := range keys {
 		page.Keys = append(page.Keys, s.keyView(k))
 		if revokedID != "" && k.ID == revokedID && k.Status == store.KeyRevoked {
@@ -355,7 +371,7 @@ func (s *Server) createKey(c *fiber.Ctx) error {
 		return fmt.Errorf("web: create key: %w", err)
 	}
 	logger(c).Info("api key created", slog.String("keyId", k.ID))
-	return s.renderPage(c, fiber.StatusCreated, "key_new", newKeyPage{Secret: secret, Key: s.keyView(k)})
+	return s.showKeyOnce(c, newKeyPage{Secret: secret, Key: s.keyView(k)})
 }
 
 var errNoSuchKey = selah.Errorf(selah.ENOTFOUND, "There is no such API key.")
@@ -420,5 +436,5 @@ func (s *Server) rotateKey(c *fiber.Ctx) error {
 		return fmt.Errorf("web: rotate key: %w", err)
 	}
 	logger(c).Info("api key rotated", slog.String("keyId", k.ID), slog.String("newKeyId", nk.ID))
-	return s.renderPage(c, fiber.StatusOK, "key_new", newKeyPage{Secret: secret, Key: s.keyView(nk), OldPrefix: k.Prefix})
+	return s.showKeyOnce(c, newKeyPage{Secret: secret, Key: s.keyView(nk), OldPrefix: k.Prefix})
 }

@@ -180,7 +180,17 @@ func (b *siteBrowser) mustSignUp(email string) {
 
 func (b *siteBrowser) createKey(fields url.Values) sitePage {
 	b.t.Helper()
-	return b.submit("/settings/api", "/settings/api/keys", fields)
+	return b.shown(b.submit("/settings/api", "/settings/api/keys", fields))
+}
+
+// shown follows the redirect from a form that made a key to the page that
+// shows it once (post/redirect/get); other pages are returned as they are.
+func (b *siteBrowser) shown(p sitePage) sitePage {
+	b.t.Helper()
+	if p.status == http.StatusSeeOther && strings.HasPrefix(p.location(), "/settings/api/keys/new?") {
+		return b.get(p.location())
+	}
+	return p
 }
 
 func wantStatus(t *testing.T, p sitePage, status int) {
@@ -525,7 +535,7 @@ func TestSiteCSRF(t *testing.T) {
 		t.Fatal("a refused form created a key")
 	}
 	// The real token works.
-	wantStatus(t, signedIn.do("POST", "/settings/api/keys", url.Values{"csrf": {sessionToken}, "name": {"x"}, "mode": {"live"}}), http.StatusCreated)
+	wantStatus(t, signedIn.shown(signedIn.do("POST", "/settings/api/keys", url.Values{"csrf": {sessionToken}, "name": {"x"}, "mode": {"live"}})), http.StatusOK)
 }
 
 func TestSiteDisabledAccount(t *testing.T) {
@@ -583,7 +593,7 @@ func TestSiteKeys(t *testing.T) {
 
 	// Creating shows the key once, on the response, never to be seen again.
 	p := b.createKey(url.Values{"name": {"production server"}, "mode": {"live"}})
-	wantStatus(t, p, http.StatusCreated)
+	wantStatus(t, p, http.StatusOK)
 	keys := siteKeyPattern.FindAllString(p.body, -1)
 	if len(keys) != 1 || !strings.HasPrefix(keys[0], "svc_live_") {
 		t.Fatalf("new key page shows keys %q, want one live key:\n%s", keys, p.body)
@@ -648,7 +658,7 @@ func TestSiteKeys(t *testing.T) {
 
 	t.Run("test key with expiry", func(t *testing.T) {
 		p := b.createKey(url.Values{"name": {"staging"}, "mode": {"test"}, "expires_in_days": {"30"}})
-		wantStatus(t, p, http.StatusCreated)
+		wantStatus(t, p, http.StatusOK)
 		if keys := siteKeyPattern.FindAllString(p.body, -1); len(keys) != 1 || !strings.HasPrefix(keys[0], "svc_test_") {
 			t.Fatalf("keys shown: %q", keys)
 		}
@@ -664,7 +674,7 @@ func TestSiteKeys(t *testing.T) {
 		if !strings.Contains(p.body, "revoked at once") || siteKeyPattern.MatchString(p.body) {
 			t.Fatalf("confirm page:\n%s", p.body)
 		}
-		p = b.do("POST", "/settings/api/keys/"+k.ID+"/rotate", url.Values{"csrf": {p.csrf(t)}})
+		p = b.shown(b.do("POST", "/settings/api/keys/"+k.ID+"/rotate", url.Values{"csrf": {p.csrf(t)}}))
 		wantStatus(t, p, http.StatusOK)
 		keys := siteKeyPattern.FindAllString(p.body, -1)
 		if len(keys) != 1 || keys[0] == secret || !strings.Contains(p.body, k.Prefix) {
@@ -716,7 +726,7 @@ func TestSiteKeys(t *testing.T) {
 		acct := siteAccountOf(t, env.st, b)
 		for {
 			p := b.createKey(url.Values{"name": {"more"}, "mode": {"live"}})
-			if p.status == http.StatusCreated {
+			if p.status == http.StatusOK {
 				continue
 			}
 			wantStatus(t, p, http.StatusConflict)
@@ -755,7 +765,7 @@ func TestSiteKeysOfOthers(t *testing.T) {
 	ctx := context.Background()
 	owner := env.browser(t)
 	owner.mustSignUp(siteEmail("owner"))
-	wantStatus(t, owner.createKey(url.Values{"name": {"mine"}, "mode": {"live"}}), http.StatusCreated)
+	wantStatus(t, owner.createKey(url.Values{"name": {"mine"}, "mode": {"live"}}), http.StatusOK)
 	keys, err := env.st.ListKeys(ctx, siteAccountOf(t, env.st, owner).ID)
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("ListKeys = %v, %v", keys, err)

@@ -59,8 +59,7 @@ func (s *Server) topic(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res.RequestID = RequestID(c)
-	return c.JSON(res)
+	return s.sendCacheable(c, &res, func(id string) { res.RequestID = id })
 }
 
 // topicDetail is a hub with the KJV text of its passages from the

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Cacheable responses (GET /scripture, /topics/{slug}, /books) carry:
+//
+//   - ETag: a strong validator, the SHA-256 of the response's content (its
+//     JSON without requestId) and of the corpus edition's checksum, so it
+//     changes exactly when the content or the text it comes from changes;
+//   - Cache-Control: private, max-age=86400: the text is fixed, but a
+//     response belongs to the key that asked for it, so shared caches keep
+//     out;
+//   - X-Corpus-Edition (the SWORD module and its version) and
+//     X-Corpus-Checksum (the checksum ingest recorded for it).
+//
+// A request with If-None-Match naming the current ETag gets 304 with no
+// body. It has passed authentication and the limits like any request, so
+// it counts toward the per-minute limit.
+const (
+	HeaderCorpusEdition  = "X-Corpus-Edition"
+	HeaderCorpusChecksum = "X-Corpus-Checksum"
+	cacheControlText     = "private, max-age=86400"
+	editionTTL           = 30 * time.Second
+)
+
+// edition names the corpus the text comes from.
+type edition struct {
+	Name, Checksum string
+}
+
+// editionCache keeps the corpus edition for editionTTL: it changes only
+// when the corpus is re-ingested, and reading it per request would add a
+// query to every passage.
+type editionCache struct {
+	mu      sync.Mutex
+	ed      edition
+	expires time.Time
+}
+
+func (s *Server) edition(c *fiber.Ctx) (edition, error) {
+	ec := &s.editions
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	if now := time.Now(); now.Before(ec.expires) {
+		return ec.ed, nil
+	}
+	mods, err := s.store.Modules(c.UserContext())
+	if err != nil {
+		return edition{}, err
+	}
+	var ed edition
+	for _, m := range mods {
+		if m.Role == "text" {
+			ed = edition{Name: strings.TrimSpace(m.Name + " " + m.Version), Checksum: m.Checksum}
+		}
+	}
+	if ed.Checksum == "" {
+		ed = edition{Name: "KJV", Checksum: "none"}
+	}
+	ec.ed, ec.expires = ed, time.Now().Add(editionTTL)
+	return ed, nil
+}
+
+// sendCacheable answers with res (whose requestId is still empty) under
+// an ETag of its content, or 304 when the client has that version.
+// setID puts the request id into res before it is sent.
+func (s *Server) sendCacheable(c *fiber.Ctx, res any, setID func(string)) error {
+	ed, err := s.edition(c)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Errorf("web: encode response: %w", err)
+	}
+	h := sha256.New()
+	h.Write([]byte(ed.Checksum))
+	h.Write([]byte{0})
+	h.Write(body)
+	tag := `"` + hex.EncodeToString(h.Sum(nil))[:32] + `"`
+	c.Set(fiber.HeaderETag, tag)
+	c.Set(fiber.HeaderCacheControl, cacheControlText)
+	c.Set(HeaderCorpusEdition, ed.Name)
+	c.Set(HeaderCorpusChecksum, ed.Checksum)
+	if etagMatches(c.Get(fiber.HeaderIfNoneMatch), tag) {
+		c.Status(fiber.StatusNotModified)
+		c.Response().ResetBody()
+		return nil
+	}
+	setID(RequestID(c))
+	return c.JSON(res)
+}
+
+// etagMatches applies If-None-Match: a list of entity tags or "*",
+// compared weakly (RFC 9110 13.1.2), so W/"x" matches "x".
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == tag {
+			return true
+		}
+	}
+	return false
+}
