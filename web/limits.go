@@ -54,9 +54,10 @@ func apiCORS() fiber.Handler {
 	return cors.New(cors.Config{
 		AllowOrigins: "*",
 		AllowMethods: "GET,POST,OPTIONS",
-		AllowHeaders: "Authorization,Content-Type,X-Request-Id",
+		AllowHeaders: "Authorization,Content-Type,X-Request-Id,If-None-Match",
 		ExposeHeaders: HeaderRateLimitLimit + "," + HeaderRateLimitRemaining + "," + HeaderRateLimitReset + "," +
-			HeaderQuotaDaily + "," + HeaderQuotaMonthly + ",Retry-After,X-Request-Id",
+			HeaderQuotaDaily + "," + HeaderQuotaMonthly + ",Retry-After,X-Request-Id,ETag," +
+			HeaderCorpusEdition + "," + HeaderCorpusChecksum,
 		MaxAge: 86400,
 	})
 }

@@ -139,6 +139,12 @@ func ret[T any](v *T, err error) (*T, error) {
 
 // do sends one request and decodes a 200 (or one of alsoOK) into out.
 func (c *Client) do(ctx context.Context, method, path string, body any, requestID string, out any, alsoOK ...int) (Meta, error) {
+	return c.doWith(ctx, method, path, body, requestID, nil, out, alsoOK...)
+}
+
+// doWith is do with extra request headers. A 304 is returned with its
+// Meta and nothing decoded.
+func (c *Client) doWith(ctx context.Context, method, path string, body any, requestID string, header http.Header, out any, alsoOK ...int) (Meta, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -162,6 +168,9 @@ func (c *Client) do(ctx context.Context, method, path string, body any, requestI
 	if requestID != "" {
 		req.Header.Set("X-Request-Id", requestID)
 	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
 	res, err := c.http.Do(req)
 	if err != nil {
 		// *url.Error names the method and URL; neither holds the key.
@@ -173,6 +182,9 @@ func (c *Client) do(ctx context.Context, method, path string, body any, requestI
 		return Meta{}, fmt.Errorf("client: read %s %s response: %w", method, path, err)
 	}
 	m := metaOf(res)
+	if res.StatusCode == http.StatusNotModified && slices.Contains(alsoOK, res.StatusCode) {
+		return m, nil
+	}
 	if res.StatusCode == http.StatusOK || slices.Contains(alsoOK, res.StatusCode) {
 		if !isJSON(res.Header.Get("Content-Type")) {
 			return m, unexpected(res, m)
@@ -193,8 +205,11 @@ func isJSON(ct string) bool {
 func metaOf(res *http.Response) Meta {
 	h := res.Header
 	return Meta{
-		Status:    res.StatusCode,
-		RequestID: h.Get("X-Request-Id"),
+		Status:         res.StatusCode,
+		RequestID:      h.Get("X-Request-Id"),
+		ETag:           h.Get("ETag"),
+		CorpusEdition:  h.Get("X-Corpus-Edition"),
+		CorpusChecksum: h.Get("X-Corpus-Checksum"),
 		Limits: Limits{
 			RateLimit:            headerInt(h, "X-RateLimit-Limit"),
 			RateRemaining:        headerInt(h, "X-RateLimit-Remaining"),

@@ -213,3 +213,46 @@ func TestNew(t *testing.T) {
 		})
 	}
 }
+
+// TestClientFeatures: the issue-16 endpoints through the Go client, and a
+// conditional passage request.
+func TestClientFeatures(t *testing.T) {
+	env := webtest.Start(t, nil)
+	key, _ := env.Key(t, store.PlanInternal, true)
+	c := newClient(t, env.URL, key)
+	ctx := context.Background()
+
+	b, err := c.Books(ctx)
+	if err != nil || b.Count != 66 || b.Books[18].Name != "Psalms" || len(b.Books[18].Verses) != 150 {
+		t.Fatalf("Books = %+v, %v", b, err)
+	}
+	v, err := c.Verify(ctx, client.VerifyRequest{Quote: "For God so loved the world…", Reference: "John 3:17"})
+	if err != nil || v.Match != "exact" || v.Reference == nil || *v.Reference != "John 3:16" || v.ClaimedHolds == nil || *v.ClaimedHolds {
+		t.Fatalf("Verify = %+v, %v", v, err)
+	}
+	v, err = c.Verify(ctx, client.VerifyRequest{Quote: "Cleanliness is next to godliness"})
+	if err != nil || v.Match != "none" || v.Reference != nil || v.ClaimedHolds != nil {
+		t.Fatalf("Verify saying = %+v, %v", v, err)
+	}
+	r, err := c.References(ctx, "Read Jn 3:16–18 and 1 Cor 13:4–7, then Ps 23.")
+	if err != nil || len(r.References) != 3 || r.References[1].Reference != "1 Corinthians 13:4-7" {
+		t.Fatalf("References = %+v, %v", r, err)
+	}
+	u, err := c.Usage(ctx)
+	if err != nil || u.Plan != "internal" || u.RequestsPerMinute.Limit == nil || u.AsksToday.ResetAt == nil {
+		t.Fatalf("Usage = %+v, %v", u, err)
+	}
+
+	p, err := c.Scripture(ctx, "Psalm 23")
+	if err != nil || p.Meta.ETag == "" || p.Meta.CorpusEdition == "" || p.Meta.CorpusChecksum == "" {
+		t.Fatalf("Scripture meta = %+v, %v", p.Meta, err)
+	}
+	same, m, err := c.ScriptureIfChanged(ctx, "Psalm 23", p.Meta.ETag)
+	if err != nil || same != nil || m.Status != 304 || m.ETag != p.Meta.ETag {
+		t.Fatalf("ScriptureIfChanged(current) = %v, %+v, %v", same, m, err)
+	}
+	other, m, err := c.ScriptureIfChanged(ctx, "Psalm 24", p.Meta.ETag)
+	if err != nil || other == nil || other.Reference != "Psalms 24" || m.Status != 200 {
+		t.Fatalf("ScriptureIfChanged(other) = %v, %+v, %v", other, m, err)
+	}
+}

@@ -15,6 +15,11 @@ type Meta struct {
 	Status    int
 	RequestID string
 	Limits    Limits
+	// ETag, CorpusEdition and CorpusChecksum are the caching headers of
+	// GET /scripture, /topics/{slug} and /books (empty elsewhere).
+	ETag           string
+	CorpusEdition  string
+	CorpusChecksum string
 }
 
 // Limits are the limit headers of a response. A value is -1 when the

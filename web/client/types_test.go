@@ -24,6 +24,10 @@ func TestTypesMirrorServer(t *testing.T) {
 		{client.AskResponse{}, worker.AskResponse{}},
 		{client.TopicListResponse{}, web.TopicListResponse{}},
 		{client.TopicDetailResponse{}, web.TopicDetailResponse{}},
+		{client.BooksResponse{}, web.BooksResponse{}},
+		{client.VerifyResponse{}, web.VerifyResponse{}},
+		{client.ReferencesResponse{}, web.ReferencesResponse{}},
+		{client.UsageResponse{}, web.UsageResponse{}},
 	} {
 		c, s := shape(reflect.TypeOf(tc.client)), shape(reflect.TypeOf(tc.server))
 		if !reflect.DeepEqual(c, s) {
