@@ -144,6 +144,9 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 			return fmt.Errorf("listen %s: %w", cfg.listenAddr(), err)
 		}
 		go func() { errc <- srv.Listener(ln) }()
+		// The quote index of POST /verify takes a moment to build; build it
+		// now rather than on the first call.
+		go srv.WarmVerify(ctx)
 		log.Info("listening", slog.String("addr", "http://"+cfg.listenAddr()))
 	}
 
