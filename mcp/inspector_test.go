@@ -40,7 +40,10 @@ func TestInspectorCLI(t *testing.T) {
 	// command that needed them would fail.
 	inspect := func(args ...string) string {
 		t.Helper()
-		argv := append([]string{"--yes", "@modelcontextprotocol/inspector", "--cli", bin, "mcp", "--api-url=" + env.URL}, args...)
+		// SELAH_API_KEY reaches the server as an MCP client's "env" setting
+		// would pass it, for resources and apiKey "env".
+		argv := append([]string{"--yes", "@modelcontextprotocol/inspector", "--cli", "-e", "SELAH_API_KEY=" + key,
+			bin, "mcp", "--api-url=" + env.URL}, args...)
 		cmd := exec.CommandContext(ctx, npx, argv...)
 		cmd.Env = append(os.Environ(), "DATABASE_URL=postgres://127.0.0.1:1/none", "REDIS_URL=redis://127.0.0.1:1/0")
 		out, err := cmd.CombinedOutput()
@@ -60,6 +63,32 @@ func TestInspectorCLI(t *testing.T) {
 		"--tool-arg", "apiKey="+key, "--tool-arg", "reference=John 3:16")
 	if !strings.Contains(call, "For God so loved the world") {
 		t.Errorf("tools/call lookup_passage:\n%s", call)
+	}
+	verify := inspect("--method", "tools/call", "--tool-name", "verify_citation",
+		"--tool-arg", "apiKey=env", "--tool-arg", "quote=For God so loved the world", "--tool-arg", "reference=John 3:17")
+	if !strings.Contains(verify, "John 3:16") || !strings.Contains(verify, "does NOT hold it") {
+		t.Errorf("tools/call verify_citation:\n%s", verify)
+	}
+	templates := inspect("--method", "resources/templates/list")
+	for _, tmpl := range []string{"kjv://{book}/{chapter}", "kjv://{book}/{chapter}/{verse}", "kjv://topics/{slug}"} {
+		if !strings.Contains(templates, tmpl) {
+			t.Errorf("resources/templates/list lacks %s:\n%s", tmpl, templates)
+		}
+	}
+	read := inspect("--method", "resources/read", "--uri", "kjv://john/3/16")
+	if !strings.Contains(read, "For God so loved the world") {
+		t.Errorf("resources/read kjv://john/3/16:\n%s", read)
+	}
+	prompts := inspect("--method", "prompts/list")
+	for _, p := range []string{"word_study", "topical_study", "what_does_the_text_say"} {
+		if !strings.Contains(prompts, p) {
+			t.Errorf("prompts/list lacks %s:\n%s", p, prompts)
+		}
+	}
+	for _, out := range []string{verify, read} {
+		if strings.Contains(out, key) {
+			t.Error("the API key appears in the inspector's output")
+		}
 	}
 	if strings.Contains(call, key) || strings.Contains(list, key) {
 		t.Error("the API key appears in the inspector's output")

@@ -37,14 +37,21 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is reported to clients.
 	Version string
+	// EnvAPIKey is the server's SELAH_API_KEY: the key of resource reads,
+	// and of tool calls whose apiKey argument is the literal "env". Empty:
+	// resources cannot be read and "env" is refused.
+	EnvAPIKey string
 }
 
 // instructions tell the model how to use the tools as a whole.
 const instructions = `selah serves the King James Version (KJV) of the Bible, and only the KJV. ` +
 	`Every tool needs the user's own selah API key in the apiKey argument (svc_live_… or svc_test_…): ` +
 	`ask the user for it if you do not have it, never invent one, and never repeat it back. ` +
+	`If the user has put their key in the server's SELAH_API_KEY, pass the literal "env" as apiKey instead. ` +
 	`Use lookup_passage to quote exact text, search_scripture to find verses, ask_bible for a short answer that cites its verses, ` +
-	`and list_topics/get_topic for curated themes. Quote the returned KJV text as given and cite its references; ` +
+	`list_topics/get_topic for curated themes, verify_citation to check a quotation and its reference, find_references to read the ` +
+	`references in a text, and usage for the key's limits. Resources kjv://{book}/{chapter}[/{verse}] and kjv://topics/{slug} ` +
+	`hold the same text when SELAH_API_KEY is set. Quote the returned KJV text as given and cite its references; ` +
 	`do not attribute words to the Bible that no tool returned.`
 
 // NewServer returns the MCP server with selah's tools.
@@ -59,9 +66,12 @@ func NewServer(cfg Config) *sdk.Server {
 		cfg.Version = "dev"
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "selah", Title: "selah: the King James Bible", Version: cfg.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: cfg.Logger})
+		&sdk.ServerOptions{Instructions: instructions, Logger: cfg.Logger, CompletionHandler: complete})
 	t := &tools{cfg: cfg, log: cfg.Logger}
 	t.register(s)
+	t.registerFeatures(s)
+	t.registerResources(s)
+	t.registerPrompts(s)
 	s.AddReceivingMiddleware(redactKeys)
 	return s
 }

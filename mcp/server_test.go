@@ -96,7 +96,8 @@ func TestToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"lookup_passage": true, "search_scripture": true, "ask_bible": true, "list_topics": true, "get_topic": true}
+	want := map[string]bool{"lookup_passage": true, "search_scripture": true, "ask_bible": true, "list_topics": true, "get_topic": true,
+		"verify_citation": true, "find_references": true, "usage": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)

@@ -27,7 +27,8 @@ const (
 	defaultReferences = 5
 )
 
-const apiKeyDescription = "The user's own selah API key: svc_live_ or svc_test_ followed by 49 letters and digits (58 characters). " +
+const apiKeyDescription = "The user's own selah API key: svc_live_ or svc_test_ followed by 49 letters and digits (58 characters), " +
+	"or the literal \"env\" to use the key in the MCP server's SELAH_API_KEY (so the key need not pass through the conversation). " +
 	"It is sent only as the Authorization header of this one call. Ask the user for it if you do not have it; " +
 	"never invent one and never repeat it in your reply. Keys are created at /settings/api on the selah website."
 
@@ -189,7 +190,11 @@ func (t *tools) clientFor(key string) (*client.Client, error) {
 // call runs one API call for a tool and logs it without its arguments.
 func call[T any](ctx context.Context, t *tools, tool, key string, f func(*client.Client) (*T, error)) (*T, error) {
 	start := time.Now()
-	c, err := t.clientFor(key)
+	key, err := t.keyFor(key)
+	var c *client.Client
+	if err == nil {
+		c, err = t.clientFor(key)
+	}
 	if err == nil {
 		var out *T
 		if out, err = f(c); err == nil {
@@ -208,7 +213,7 @@ func call[T any](ctx context.Context, t *tools, tool, key string, f func(*client
 func toolError(err error) error {
 	var e *client.Error
 	if !errors.As(err, &e) {
-		if errors.Is(err, errMissingKey) || errors.Is(err, errMalformedKey) {
+		if errors.Is(err, errMissingKey) || errors.Is(err, errMalformedKey) || errors.Is(err, errNoEnvKey) {
 			return err
 		}
 		return fmt.Errorf("could not reach the selah API: %w", err)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/selahdev/selah/mcp"
@@ -13,13 +16,18 @@ func newMCPCmd(cfg *config) *cobra.Command {
 		Short: "Serve the selah API to AI agents as an MCP server over stdio",
 		Long: `mcp runs a Model Context Protocol server on stdin and stdout for an AI
 client (Claude Desktop, VS Code, Cursor, ...) to start. Its tools
-(lookup_passage, search_scripture, ask_bible, list_topics, get_topic) call
-the selah HTTP API at --api-url. It needs no database, Redis or key of its
-own: every tool call carries the user's API key in its apiKey argument.
+(lookup_passage, search_scripture, ask_bible, list_topics, get_topic,
+verify_citation, find_references, usage), resources (kjv://{book}/{chapter},
+kjv://{book}/{chapter}/{verse}, kjv://topics/{slug}, kjv://books) and prompts
+(word_study, topical_study, what_does_the_text_say) call the selah HTTP API
+at --api-url. It needs no database or Redis. Every tool call carries the
+user's API key in its apiKey argument; the literal "env" there, and every
+resource read, use SELAH_API_KEY from this process's environment instead.
 Logs go to stderr; stdout is the protocol.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return mcp.ServeStdio(cmd.Context(), mcp.Config{APIURL: apiURL, Logger: cfg.logger(), Version: version})
+			return mcp.ServeStdio(cmd.Context(), mcp.Config{APIURL: apiURL, Logger: cfg.logger(), Version: version,
+				EnvAPIKey: strings.TrimSpace(os.Getenv("SELAH_API_KEY"))})
 		},
 	}
 	cmd.Flags().StringVar(&apiURL, "api-url", env("SELAH_API_URL", "http://127.0.0.1:8080"),
