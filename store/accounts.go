@@ -256,3 +256,16 @@ func isUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
+
+// EnableAccount lets a disabled account's keys work again (those not
+// revoked, disabled or expired themselves).
+func (s *Store) EnableAccount(ctx context.Context, email string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE accounts SET status = 'active' WHERE email = $1`, NormalizeEmail(email))
+	if err != nil {
+		return fmt.Errorf("store: enable account: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

@@ -400,3 +400,33 @@ func (s *Store) RotateKey(ctx context.Context, id string, grace time.Duration) (
 	}
 	return key, k, nil
 }
+
+// EnableKey makes a disabled key usable again, within the plan's limit of
+// active keys (selah.ECONFLICT beyond it). Enabling an active key is a
+// no-op; a revoked key stays revoked (selah.ECONFLICT): revocation is
+// final, disabling is not.
+func (s *Store) EnableKey(ctx context.Context, id string) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var accountID int64
+		var status string
+		err := tx.QueryRow(ctx, `SELECT account_id, status FROM api_keys WHERE public_id = $1`, id).Scan(&accountID, &status)
+		if err != nil {
+			return notFound("enable key", err)
+		}
+		if _, maxKeys, err := lockAccount(ctx, tx, accountID); err != nil {
+			return err
+		} else if err := tx.QueryRow(ctx, `SELECT status FROM api_keys WHERE public_id = $1 FOR UPDATE`, id).Scan(&status); err != nil {
+			return notFound("enable key", err)
+		} else if status == KeyRevoked {
+			return selah.Errorf(selah.ECONFLICT, "Key %s is revoked; revocation is final. Create a new key instead.", id)
+		} else if status != KeyDisabled {
+			return nil
+		} else if err := checkKeyLimit(ctx, tx, accountID, maxKeys); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE api_keys SET status = 'active' WHERE public_id = $1`, id); err != nil {
+			return fmt.Errorf("store: enable key: %w", err)
+		}
+		return nil
+	})
+}

@@ -23,12 +23,16 @@ func newAccountsCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accounts",
 		Short: "Create and manage API accounts",
-		Args:  cobra.NoArgs,
+		Long: `accounts manages the accounts that own API keys, their plans and the plans'
+limits. Disabling an account refuses all its keys (403 account_disabled)
+until "accounts enable"; the keys themselves are left as they were.`,
+		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(
 		newAccountsCreateCmd(cfg),
 		newAccountsSetPlanCmd(cfg),
 		newAccountsDisableCmd(cfg),
+		newAccountsEnableCmd(cfg),
 		newAccountsEnsureDevCmd(cfg),
 		newAccountsPlansCmd(cfg),
 	)
@@ -162,13 +166,28 @@ func newAccountsSetPlanCmd(cfg *config) *cobra.Command {
 func newAccountsDisableCmd(cfg *config) *cobra.Command {
 	return &cobra.Command{
 		Use:   "disable EMAIL",
-		Short: "Disable an account: all its keys are refused (403 account_disabled)",
+		Short: "Disable an account: all its keys are refused (403 account_disabled) until \"accounts enable\"",
 		Args:  cobra.ExactArgs(1),
 		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			if err := st.DisableAccount(ctx, args[0]); err != nil {
 				return noAccount(err, args[0])
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "disabled account %s\n", store.NormalizeEmail(args[0]))
+			return nil
+		}),
+	}
+}
+
+func newAccountsEnableCmd(cfg *config) *cobra.Command {
+	return &cobra.Command{
+		Use:   "enable EMAIL",
+		Short: "Enable a disabled account: its keys work again (except revoked, disabled or expired ones)",
+		Args:  cobra.ExactArgs(1),
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
+			if err := st.EnableAccount(ctx, args[0]); err != nil {
+				return noAccount(err, args[0])
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "enabled account %s\n", store.NormalizeEmail(args[0]))
 			return nil
 		}),
 	}

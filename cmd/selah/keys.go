@@ -18,10 +18,17 @@ import (
 func newKeysCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys",
-		Short: "Create, list, revoke, rotate and disable API keys",
+		Short: "Create, list, revoke, rotate, disable and enable API keys",
 		Long: `keys manages API keys. A key is printed once, by create and rotate; only
 its SHA-256 is stored. Keys are named by their public id (key_...), which
-"keys list" shows.`,
+"keys list" shows.
+
+Disable and revoke both stop a key within a second (403 key_disabled or
+key_revoked), but differently:
+  disable  is temporary: "keys enable" makes the key work again, and a
+           disabled key does not count toward the plan's active keys;
+  revoke   is final: a revoked key can never be used again; make a new
+           one with create (or rotate, which revokes the old key for you).`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(
@@ -30,6 +37,7 @@ its SHA-256 is stored. Keys are named by their public id (key_...), which
 		newKeysRevokeCmd(cfg),
 		newKeysRotateCmd(cfg),
 		newKeysDisableCmd(cfg),
+		newKeysEnableCmd(cfg),
 	)
 	return cmd
 }
@@ -213,13 +221,18 @@ func keyAction(cfg *config, use, short, done string, act func(context.Context, *
 }
 
 func newKeysRevokeCmd(cfg *config) *cobra.Command {
-	return keyAction(cfg, "revoke ID", "Revoke a key, permanently (refused within a second on every server)", "revoked",
+	return keyAction(cfg, "revoke ID", "Revoke a key for good (refused within a second; cannot be undone, unlike disable)", "revoked",
 		func(ctx context.Context, st *store.Store, id string) error { return st.RevokeKey(ctx, id) })
 }
 
 func newKeysDisableCmd(cfg *config) *cobra.Command {
-	return keyAction(cfg, "disable ID", "Disable a key (refused with 403 key_disabled)", "disabled",
+	return keyAction(cfg, "disable ID", "Disable a key for now (403 key_disabled until \"keys enable\"; unlike revoke, reversible)", "disabled",
 		func(ctx context.Context, st *store.Store, id string) error { return st.DisableKey(ctx, id) })
+}
+
+func newKeysEnableCmd(cfg *config) *cobra.Command {
+	return keyAction(cfg, "enable ID", "Enable a disabled key again (a revoked key cannot be enabled)", "enabled",
+		func(ctx context.Context, st *store.Store, id string) error { return st.EnableKey(ctx, id) })
 }
 
 func newKeysRotateCmd(cfg *config) *cobra.Command {

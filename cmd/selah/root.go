@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +28,19 @@ func newRootCmd() *cobra.Command {
 		newAccountsCmd(cfg),
 		newKeysCmd(cfg),
 		newMCPCmd(cfg),
+		newVersionCmd(),
 	)
 	return root
+}
+
+// newVersionCmd prints the build's version, as --version does.
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of this selah binary",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "selah %s\n", version)
+		},
+	}
 }
