@@ -101,7 +101,8 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 	}
 
 	do("fill in the key form", chromedp.SendKeys(chromedp.CSS("#key-name"), "browser test"))
-	submit("create a key", `form[action="/settings/api/keys"] button[type="submit"]`, http.StatusCreated)
+	// Post/redirect/get: the form redirects to the page that shows the key.
+	submit("create a key", `form[action="/settings/api/keys"] button[type="submit"]`, http.StatusOK)
 	key := read("the new key", chromedp.Value(chromedp.CSS("#new-key")))
 	// The copy button is shown by the inline script, so this also proves
 	// that the Content-Security-Policy lets that script run.
@@ -110,6 +111,14 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 		t.Fatalf("key shown = %q", key)
 	}
 	wantJohn316(t, base, key)
+	// Reloading the page neither shows the key again nor makes another.
+	if res, err := chromedp.RunResponse(bctx, chromedp.Reload()); err != nil || res.Status != http.StatusGone {
+		t.Fatalf("reload the new key page: %v, %v", res, err)
+	}
+	if html := read("the reloaded page", chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(html, key) ||
+		strings.Count(html, `<tr id="key_`) != 1 {
+		t.Fatal("reloading the new key page showed the key again or made a second key")
+	}
 
 	do("list the keys", chromedp.Navigate(base+"/settings/api"))
 	html := read("the keys page", chromedp.OuterHTML(chromedp.CSS("html")))
@@ -139,6 +148,104 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 
 	submit("sign out", `form[action="/signout"] button[type="submit"]`, http.StatusOK)
 	do("see the sign-in link", chromedp.WaitVisible(chromedp.CSS(`a[href="/signin"]`)))
+}
+
+// TestBrowserNarrow opens every page of the website in a real headless
+// Chromium 390 px wide (a phone) and checks that none scrolls sideways:
+// document.documentElement.scrollWidth <= 390.
+func TestBrowserNarrow(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
+	}
+	st := storetest.NewCorpusStore(t)
+	_, rc := storetest.NewRedis(t)
+	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.DiscardHandler)})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.App().Listener(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		<-served
+	})
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	// An answer with a long question and several passages, as the ask
+	// page would store it.
+	ans := store.AnswerRecord{ID: store.NewAnswerID(), Generator: "extractive", Source: "web", CreatedAt: time.Now(),
+		Question: "What does the Bible say about worrying about tomorrow, about food and clothing, and about trusting God?",
+		Answer:   "The King James Bible speaks to this (Matthew 6:25-34; Philippians 4:6-7; 1 Peter 5:7).",
+		Summary:  "Take no thought for the morrow (Matthew 6:34).",
+		Refs: []store.AnswerRef{
+			{Reference: "Matthew 6:25-34", First: 40006025, Last: 40006034},
+			{Reference: "Philippians 4:6-7", First: 50004006, Last: 50004007},
+		},
+		Topics: []store.AnswerTopic{{Slug: "anxiety", Title: "Anxiety and Worry"}}}
+	if err := st.SaveAnswer(ctx, ans); err != nil {
+		t.Fatal(err)
+	}
+
+	bctx := newBrowser(ctx, t)
+	email := fmt.Sprintf("narrow-%d@example.com", time.Now().UnixNano())
+	const password = "a long enough password"
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	narrow := func(page string) {
+		t.Helper()
+		width, err := chromedp.Run(bctx, chromedp.Evaluate[int]("document.documentElement.scrollWidth"))
+		if err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		if width > 390 {
+			t.Errorf("%s is %d px wide at 390 px: it scrolls sideways", page, width)
+		}
+	}
+	visit := func(path string) {
+		t.Helper()
+		if _, err := chromedp.RunResponse(bctx, chromedp.Navigate(base+path)); err != nil {
+			t.Fatalf("open %s: %v", path, err)
+		}
+		narrow(path)
+	}
+	for _, p := range []string{"/", "/signin", "/signup", "/ask", "/topics", "/topics/anxiety", "/topics/eternal-life",
+		"/docs", "/answers/" + ans.ID, "/no/such/page"} {
+		visit(p)
+	}
+	// Signed in: the keys page with a key in its table, the new key page
+	// and the confirmation pages.
+	if err := chromedp.Do(bctx,
+		chromedp.Navigate(base+"/signup"),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.SendKeys(chromedp.CSS("#confirm"), password),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(`form[action="/signup"] button[type="submit"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.SendKeys(chromedp.CSS("#key-name"), "a key with a rather long name for a phone")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(`form[action="/settings/api/keys"] button[type="submit"]`))); err != nil {
+		t.Fatal(err)
+	}
+	narrow("the new key page")
+	visit("/settings/api")
+	for _, action := range []string{"rotate", "revoke"} {
+		if _, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(`a[href$="/`+action+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+		narrow("the " + action + " confirmation page")
+		visit("/settings/api")
+	}
 }
 
 // newBrowser starts a headless Chromium with a fresh profile that is gone
