@@ -232,8 +232,6 @@ func TestReferencesEndpoint(t *testing.T) {
 	if len(got.References) != len(want) {
 		t.Fatalf("references %+v", got.References)
 	}
-	units := []rune(text)
-	_ = units
 	u16 := utf16Of(text)
 	for i, r := range got.References {
 		if r.Reference != want[i] {
