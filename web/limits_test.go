@@ -361,7 +361,7 @@ func TestCORS(t *testing.T) {
 	want := map[string]string{
 		"Access-Control-Allow-Origin":  "*",
 		"Access-Control-Allow-Methods": "GET,POST,OPTIONS",
-		"Access-Control-Allow-Headers": "Authorization,Content-Type,X-Request-Id",
+		"Access-Control-Allow-Headers": "Authorization,Content-Type,X-Request-Id,If-None-Match",
 	}
 	for h, v := range want {
 		if got := res.Header.Get(h); got != v {
@@ -374,7 +374,7 @@ func TestCORS(t *testing.T) {
 
 	// Every response carries CORS headers, 401 and 429 included.
 	exposed := []string{HeaderRateLimitLimit, HeaderRateLimitRemaining, HeaderRateLimitReset,
-		HeaderQuotaDaily, HeaderQuotaMonthly, "Retry-After", "X-Request-Id"}
+		HeaderQuotaDaily, HeaderQuotaMonthly, "Retry-After", "X-Request-Id", "ETag", HeaderCorpusEdition, HeaderCorpusChecksum}
 	statuses := map[int]bool{}
 	for i := range 7 {
 		k := key
