@@ -69,6 +69,9 @@ type AnswerOptions struct {
 	// Extractive answers with the extractive generator whatever is
 	// configured: test keys and the website's anonymous Ask use it.
 	Extractive bool
+	// Context are the earlier turns of a conversation, oldest first: a
+	// follow-up question is retrieved with their subject (followup.go).
+	Context []Turn
 }
 
 // Limits and defaults of Answer.
@@ -132,22 +135,35 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, selah.Errorf(selah.EINVALID, "maxReferences must be between 1 and %d.", MaxRefs)
 	}
 	n := cmp.Or(a.Candidates, DefaultAskCandidates)
-	hits, err := a.r.Search(ctx, question, n, ModeHybrid)
+	// A follow-up is searched with its conversation's subject, widely, and
+	// focused on the subject before the candidates are cut to n.
+	fu := resolveFollowUp(question, opts.Context)
+	query, limit := fu.Query, n
+	if fu.Subject != "" {
+		limit = max(n, DefaultCandidates)
+	}
+	hits, err := a.r.Search(ctx, query, limit, ModeHybrid)
 	if err != nil {
 		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
+	}
+	if hits = fu.focus(a.r.e, hits); len(hits) > n {
+		hits = hits[:n]
 	}
 	// Relevance is judged on what search found: a theme word alone ("cup",
 	// "tomorrow") matches a hub, but does not make a question one the
 	// Bible speaks to.
-	rv := newRelevance(a.r.e, question)
+	rv := newRelevance(a.r.e, query)
 	if !relevant(hits, candidates(hits, rv)) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
 	}
-	if hits, err = a.withHubVerses(ctx, question, hits, n); err != nil {
-		return Answer{}, err
+	if fu.Subject == "" {
+		// A follow-up's hubs would be matched on words it does not have.
+		if hits, err = a.withHubVerses(ctx, question, hits, n); err != nil {
+			return Answer{}, err
+		}
 	}
-	q := Question{Text: question, MaxRefs: maxRefs, Candidates: candidates(hits, rv)}
+	q := Question{Text: query, MaxRefs: maxRefs, Candidates: candidates(hits, rv)}
 	ans := Answer{Retrieved: verseIDs(hits)}
 
 	g := a.g

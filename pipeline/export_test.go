@@ -12,3 +12,9 @@ func Ground(d Draft, cands []Candidate, maxRefs int) (answer, summary string, re
 	g, err := ground(d, cands, maxRefs)
 	return g.Answer, g.Summary, g.Groups, err
 }
+
+// FollowUpQuery exposes how a question is read in its conversation.
+func FollowUpQuery(question string, turns []Turn) (query, subject string) {
+	f := resolveFollowUp(question, turns)
+	return f.Query, f.Subject
+}

@@ -56,7 +56,11 @@ func (a *Asker) Handle(ctx context.Context, requestID string, payload []byte) (a
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
-	ans, err := a.Answerer.Answer(ctx, args.Question, args.MaxReferences, pipeline.AnswerOptions{Extractive: args.Offline})
+	opts := pipeline.AnswerOptions{Extractive: args.Offline}
+	for _, t := range args.Context {
+		opts.Context = append(opts.Context, pipeline.Turn{Question: t.Question, References: t.References})
+	}
+	ans, err := a.Answerer.Answer(ctx, args.Question, args.MaxReferences, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +84,11 @@ func (a *Asker) Handle(ctx context.Context, requestID string, payload []byte) (a
 			res.Topics = append(res.Topics, TopicLink{Slug: h.Slug, Title: h.Title, URL: tasks.TopicURL(h.Slug)})
 			rec.Topics = append(rec.Topics, store.AnswerTopic{Slug: h.Slug, Title: h.Title})
 		}
+	}
+	if args.Source == tasks.SourceChat {
+		// A chat reply belongs to its conversation, which the web process
+		// stores privately; it gets no public page.
+		return res, nil
 	}
 	if err := a.Store.SaveAnswer(ctx, rec); err != nil {
 		return nil, fmt.Errorf("worker: ask: %w", err)

@@ -60,6 +60,9 @@ func (SearchArgs) Kind() string { return QueueSearch }
 const (
 	SourceAPI = "api"
 	SourceWeb = "web"
+	// SourceChat is the website's chat: its answers are private to the
+	// conversation, so the worker stores no public answer page for them.
+	SourceChat = "chat"
 )
 
 // AskArgs is the payload of an ask job.
@@ -73,6 +76,16 @@ type AskArgs struct {
 	Source string `json:"source"`
 	// BaseURL is the website's base URL, for the answer's canonical link.
 	BaseURL string `json:"baseUrl"`
+	// Context are the earlier turns of a chat conversation, oldest first,
+	// so a follow-up ("Whom did she marry?") is read in its conversation.
+	Context []Turn `json:"context,omitempty"`
+}
+
+// Turn is an earlier turn of a conversation: the question and the
+// references its answer cited.
+type Turn struct {
+	Question   string   `json:"question"`
+	References []string `json:"references,omitempty"`
 }
 
 // Kind implements Args.
