@@ -113,6 +113,7 @@ var templateFuncs = template.FuncMap{
 		return *p
 	},
 	"copyScript": func() template.JS { return template.JS(copyScript) },
+	"readerURL":  readerURL, // see reader.go
 }
 
 // pages holds one template set per page: the layout plus the page's file,
