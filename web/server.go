@@ -32,6 +32,12 @@ type Config struct {
 	// SiteAsksPerDay is the website's anonymous Ask quota per client
 	// address and UTC day (default DefaultSiteAsksPerDay).
 	SiteAsksPerDay int
+	// ChatMessagesPerDay and ChatMessagesPerAddressPerDay are the chat's
+	// quotas per visitor and per client address and UTC day; ReportsPerHour
+	// throttles "Report this answer" per client address (defaults
+	// DefaultChatMessagesPerDay, DefaultChatMessagesPerAddressPerDay,
+	// DefaultReportsPerHour; see chat.go and reports.go).
+	ChatMessagesPerDay, ChatMessagesPerAddressPerDay, ReportsPerHour int
 	// SearchTimeout and AskTimeout are the deadlines of search and ask
 	// jobs, after which the caller gets 504 timeout (defaults 10s, 25s).
 	SearchTimeout, AskTimeout time.Duration
@@ -173,6 +179,7 @@ func (s *Server) routes() {
 	api.Get("/usage", s.authed(s.usage)...)
 
 	s.siteRoutes()
+	s.chatRoutes() // reader, chat and reports: chat.go, reader.go, reports.go
 	s.adminRoutes()
 	// No catch-all: a request no route matches reaches errorHandler as
 	// Fiber's 404 or 405.

@@ -36,6 +36,7 @@ const (
 	sessionCookie = "selah_session"
 	csrfCookie    = "selah_csrf"
 	csrfField     = "csrf"
+	csrfHeader    = "X-CSRF-Token"
 
 	// sessionTTL is how long a session lasts without use. Use slides it:
 	// a session seen with less than sessionTTL-sessionRenewEvery left is
@@ -229,6 +230,9 @@ func (s *Server) checkCSRF(c *fiber.Ctx) error {
 		want = sess.csrf
 	}
 	got := c.FormValue(csrfField)
+	if got == "" {
+		got = c.Get(csrfHeader) // scripts posting JSON (the chat)
+	}
 	if !wellFormedToken(want) || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
 		logger(c).Info("csrf token refused", slog.Bool("signedIn", sess != nil))
 		return errCSRF

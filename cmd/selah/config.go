@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -33,6 +34,8 @@ type config struct {
 	DrainDelay    time.Duration
 	SearchTimeout time.Duration
 	AskTimeout    time.Duration
+	// The website chat's quotas and the report throttle (web.Config).
+	ChatPerDay, ChatPerAddressPerDay, ReportsPerHour int
 }
 
 func env(name, def string) string {
@@ -75,6 +78,12 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
 	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
 		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
+	f.IntVar(&c.ChatPerDay, "chat-messages-per-day", envInt("CHAT_MESSAGES_PER_DAY", web.DefaultChatMessagesPerDay),
+		"website chat messages per visitor and UTC day (env CHAT_MESSAGES_PER_DAY)")
+	f.IntVar(&c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", envInt("CHAT_MESSAGES_PER_ADDRESS_PER_DAY", web.DefaultChatMessagesPerAddressPerDay),
+		"website chat messages per client address and UTC day (env CHAT_MESSAGES_PER_ADDRESS_PER_DAY)")
+	f.IntVar(&c.ReportsPerHour, "reports-per-hour", envInt("REPORTS_PER_HOUR", web.DefaultReportsPerHour),
+		"answer reports per client address and hour (env REPORTS_PER_HOUR)")
 	f.DurationVar(&c.DrainDelay, "drain-delay", envDuration("DRAIN_DELAY", drainDelay),
 		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener")
 }

@@ -29,6 +29,7 @@ func newRootCmd() *cobra.Command {
 		newKeysCmd(cfg),
 		newMCPCmd(cfg),
 		newVersionCmd(),
+		newReportsCmd(cfg),
 	)
 	return root
 }

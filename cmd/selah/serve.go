@@ -137,7 +137,8 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 			return err
 		}
 		defer q.Close()
-		srv = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL, SearchTimeout: cfg.SearchTimeout, AskTimeout: cfg.AskTimeout},
+		srv = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL, SearchTimeout: cfg.SearchTimeout, AskTimeout: cfg.AskTimeout,
+			ChatMessagesPerDay: cfg.ChatPerDay, ChatMessagesPerAddressPerDay: cfg.ChatPerAddressPerDay, ReportsPerHour: cfg.ReportsPerHour},
 			web.Deps{Store: st, Redis: rc, Logger: log, Queue: q, Gatherers: gatherers})
 		ln, err := net.Listen("tcp", cfg.listenAddr())
 		if err != nil {
