@@ -38,7 +38,7 @@ const (
 	// the chat's quotas per UTC day: per visitor, and per client address
 	// (so clearing cookies does not reset it; several people behind one
 	// address share the larger figure).
-	DefaultChatMessagesPerDay          = 20
+	DefaultChatMessagesPerDay           = 20
 	DefaultChatMessagesPerAddressPerDay = 60
 
 	chatQuotaName = "chat"

@@ -38,6 +38,13 @@ type Env struct {
 // once. Logs are discarded unless log is given.
 func Start(t testing.TB, log *slog.Logger) *Env {
 	t.Helper()
+	return StartConfig(t, web.Config{Version: "webtest"}, log)
+}
+
+// StartConfig is Start with the web server's configuration (quotas,
+// timeouts) set by the test.
+func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
+	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -67,7 +74,7 @@ func Start(t testing.TB, log *slog.Logger) *Env {
 		t.Fatalf("webtest: queue: %v", err)
 	}
 	t.Cleanup(func() { q.Close() })
-	srv := web.New(web.Config{Version: "webtest"}, web.Deps{Store: st, Redis: rc, Logger: log, Queue: q})
+	srv := web.New(cfg, web.Deps{Store: st, Redis: rc, Logger: log, Queue: q})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("webtest: listen: %v", err)
