@@ -16,9 +16,9 @@ func newIngestCmd(cfg *config) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "ingest",
-		Short: "Load the KJV (and WEB retrieval aid) from the SWORD modules into the database",
-		Long: `ingest reads the SWORD modules (Debian's sword-text-kjv and sword-text-web)
-from --sword-dir, checks the KJV versification (66 books, 1,189 chapters,
+		Short: "Load the KJV (and WEB retrieval aid) and Nave's Topical Bible from the SWORD modules into the database",
+		Long: `ingest reads the SWORD modules (Debian's sword-text-kjv, sword-text-web and
+sword-dict-naves) from --sword-dir, checks the KJV versification (66 books, 1,189 chapters,
 31,102 verses), and replaces the corpus in one transaction. It is skipped when
 the modules are unchanged since the last run, unless --force is given.`,
 		Args: cobra.NoArgs,
@@ -51,6 +51,11 @@ the modules are unchanged since the last run, unless --force is given.`,
 			} else {
 				fmt.Fprintf(out, "ingested %d books, %d chapters, %d KJV verses (%d with WEB wording)",
 					rep.Books, rep.Chapters, rep.Verses, rep.WebVerses)
+				n := rep.Naves
+				fmt.Fprintf(out, "; Nave's: %d topics, %d entries, %d verse runs, %d see-links (%d to a topic); "+
+					"%d unreadable references %q, %d left unlinked %q",
+					n.Topics, n.Entries, n.VerseRuns, n.SeeLinks, n.SeeResolved,
+					n.Unreadable, n.UnreadableExamples, n.Unlinked, n.UnlinkedExamples)
 			}
 			ix := rep.Index
 			if ix.Skipped {

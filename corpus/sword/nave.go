@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+
+	"github.com/selahdev/selah/corpus"
 )
 
 // Subtopic is one section of a Nave entry: the heading Nave writes after
@@ -75,4 +78,274 @@ func SeeAlso(raw string) []string {
 		}
 	}
 	return keys
+}
+
+// NaveIssues are the references ParseNave could not turn into verses, each
+// prefixed by its topic ("RUTH: with 1:6-18"), so ingest can report them
+// rather than drop them silently.
+type NaveIssues struct {
+	// Unreadable are osisRef links that name no KJV verse: books outside
+	// the 66, verses the KJV does not have, malformed or backward ranges.
+	Unreadable []string
+	// Unlinked are references Nave wrote as plain text without a link
+	// ("Ru 1:16,17; with 1:6-18"): they are kept out of the phrase and
+	// give no verses.
+	Unlinked []string
+}
+
+// NaveTopics reads every topic of a Nave lexicon, in index order. A key
+// the index holds twice (SIN, REVERENCE) is one topic with the entries of
+// both records.
+func (l *Lexicon) NaveTopics() ([]corpus.NaveTopic, NaveIssues, error) {
+	var topics []corpus.NaveTopic
+	var issues NaveIssues
+	at := map[string]int{}
+	err := l.Each(func(key, raw string) error {
+		t, is := ParseNave(key, raw)
+		issues.Unreadable = append(issues.Unreadable, is.Unreadable...)
+		issues.Unlinked = append(issues.Unlinked, is.Unlinked...)
+		u := strings.ToUpper(key)
+		if i, ok := at[u]; ok {
+			base := len(topics[i].Entries)
+			for _, e := range t.Entries {
+				if e.Parent >= 0 {
+					e.Parent += base
+				}
+				topics[i].Entries = append(topics[i].Entries, e)
+			}
+			return nil
+		}
+		at[u] = len(topics)
+		topics = append(topics, t)
+		return nil
+	})
+	if err != nil {
+		return nil, issues, err
+	}
+	return topics, issues, nil
+}
+
+// naveTag finds the markup of a Nave entry: tags, with the text of a
+// <ref> element taken together with it.
+var naveTag = regexp.MustCompile(`(?s)<ref\b([^>]*)>(.*?)</ref\s*>|<(/?)([a-zA-Z]+)[^>]*?(/?)>`)
+
+// numbered opens a numbered sense ("1. An apostle.") or item ("2. Conspiracy").
+var numbered = regexp.MustCompile(`^\d+\.\s`)
+
+// unlinkedRef finds references left as text: "with 1:6-18", "Ge 14:18".
+var unlinkedRef = regexp.MustCompile(`(?:\bwith\s+)?(?:\b[1-3]?[A-Z][a-z]*\.?\s+)?\b\d+:\d+(?:\s*[-,]\s*\d+)*`)
+
+// naveLine is one line of an entry while it is read: an <lb/> line or an
+// <item>.
+type naveLine struct {
+	item    bool
+	pre     strings.Builder // text before the first Scripture link
+	post    []string        // text segments after one
+	linked  bool            // a Scripture link was seen
+	verses  []corpus.VerseSpan
+	see     []string
+	skipped []string
+}
+
+// ParseNave reads one Nave entry's TEI markup into a topic. Nave writes
+// an entry as lines: "<lb/>→ phrase refs" lines are sections, a line
+// "<lb/>1. ..." opens a numbered sense of a name several people bear
+// (JAMES, JOHN), a line without the arrow continues the heading line
+// before it, and a <list> of <item>s belongs to the line before it.
+// Inside a list an item without verses or links ("Instances of
+// unpardonable", "Facts before the birth of") heads the items after it,
+// up to the next such item or the end of the list; when those items are
+// numbered ("1. Jealousy"), up to the first that is not.
+func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
+	t := corpus.NaveTopic{Title: collapse(key)}
+	var issues NaveIssues
+	var cur *naveLine
+	// Where new entries attach (indexes into t.Entries, -1 for none).
+	sense, section, heading, group := -1, -1, -1, -1
+	groupChildren, groupNumbered := 0, false
+	tailBook := "" // a single-chapter book whose verse list follows as text
+
+	finish := func() {
+		l := cur
+		cur = nil
+		if l == nil {
+			return
+		}
+		phrase := strings.TrimPrefix(strings.TrimSpace(collapse(l.pre.String())), "→")
+		for _, seg := range l.post {
+			for _, m := range unlinkedRef.FindAllString(seg, -1) {
+				issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
+			}
+			seg = unlinkedRef.ReplaceAllString(seg, "")
+			if strings.IndexFunc(seg, unicode.IsLetter) >= 0 {
+				phrase += " " + seg
+			}
+		}
+		phrase = cleanPhrase(phrase)
+		if !l.linked {
+			for _, m := range unlinkedRef.FindAllString(phrase, -1) {
+				issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
+			}
+		}
+		for _, s := range l.skipped {
+			issues.Unreadable = append(issues.Unreadable, t.Title+": "+s)
+		}
+		if phrase == "" && len(l.verses) == 0 && len(l.see) == 0 {
+			return
+		}
+		e := corpus.NaveEntry{Parent: -1, Phrase: phrase, Verses: l.verses, See: l.see}
+		idx := len(t.Entries)
+		bare := len(l.verses) == 0 && len(l.see) == 0
+		switch {
+		case l.item && bare && group < 0 || l.item && bare && groupChildren > 0 && !groupNumbered:
+			// A heading item: the items after it are its own.
+			e.Parent = section
+			group, groupChildren = idx, 0
+		case l.item && group >= 0:
+			num := numbered.MatchString(phrase)
+			if groupChildren == 0 {
+				groupNumbered = num
+			}
+			if groupNumbered && !num {
+				group = -1
+				e.Parent = section
+				if bare {
+					group, groupChildren = idx, 0
+				}
+				break
+			}
+			e.Parent = group
+			groupChildren++
+		case l.item:
+			e.Parent = section
+		case strings.HasPrefix(strings.TrimSpace(l.pre.String()), "→"):
+			e.Parent = sense
+			section, heading = idx, -1
+			if bare {
+				heading = idx
+			}
+		case numbered.MatchString(phrase):
+			sense, section, heading = idx, idx, -1
+		default:
+			// A line without the arrow continues the heading before it
+			// ("(An intimate companion of Jesus...)" then "At the great
+			// catch of fish").
+			e.Parent = sense
+			if heading >= 0 {
+				e.Parent = heading
+			}
+			section = idx
+		}
+		t.Entries = append(t.Entries, e)
+	}
+	line := func(item bool) *naveLine {
+		if cur == nil {
+			cur = &naveLine{item: item}
+		}
+		return cur
+	}
+	text := func(s string) {
+		s = html.UnescapeString(s)
+		if tailBook != "" {
+			// The verses of a single-chapter book's link, already taken.
+			if m := verseList.FindStringIndex(s); m != nil {
+				s = s[m[1]:]
+			}
+			tailBook = ""
+		}
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		l := line(false)
+		if l.linked {
+			l.post = append(l.post, s)
+		} else {
+			l.pre.WriteString(s)
+		}
+	}
+
+	pos := 0
+	for _, m := range naveTag.FindAllStringSubmatchIndex(raw, -1) {
+		text(raw[pos:m[0]])
+		pos = m[1]
+		if m[2] >= 0 { // <ref ...>text</ref>
+			attrs, inner := raw[m[2]:m[3]], raw[m[4]:m[5]]
+			l := line(false)
+			if tm := targetAttr.FindStringSubmatch(attrs); tm != nil {
+				target := html.UnescapeString(tm[1] + tm[2])
+				if _, k, ok := strings.Cut(target, ":"); ok {
+					target = k
+				}
+				if target = collapse(target); target != "" && !slices.Contains(l.see, target) {
+					l.see = append(l.see, target)
+				}
+				if l.linked {
+					l.post = append(l.post, html.UnescapeString(inner))
+				} else {
+					l.pre.WriteString(html.UnescapeString(inner))
+				}
+				continue
+			}
+			om := osisRefAttr.FindStringSubmatch(attrs)
+			if om == nil {
+				text(inner)
+				continue
+			}
+			l.linked = true
+			refs := strings.Fields(html.UnescapeString(om[1] + om[2]))
+			if len(refs) == 1 {
+				if fixed, ok := trailingVerses(refs[0], attrs[strings.Index(attrs, om[0])+len(om[0]):]+">"+inner+raw[m[5]:]); ok {
+					refs = fixed
+					tailBook = refs[0]
+				}
+			}
+			for _, ref := range refs {
+				first, last, ok := parseOSISRange(ref)
+				if !ok {
+					l.skipped = append(l.skipped, ref)
+					continue
+				}
+				span := corpus.VerseSpan{First: first, Last: last}
+				if !slices.Contains(l.verses, span) {
+					l.verses = append(l.verses, span)
+				}
+			}
+			continue
+		}
+		closing, name := raw[m[6]:m[7]] == "/", raw[m[8]:m[9]]
+		switch {
+		case name == "lb":
+			finish()
+			cur = &naveLine{}
+		case name == "item" && !closing:
+			finish()
+			cur = &naveLine{item: true}
+		case name == "item", name == "list" && !closing:
+			finish()
+		case name == "list":
+			finish()
+			group = -1
+		case name == "entryFree" && !closing:
+			// A second record of the same key (SIN, REVERENCE) starts
+			// afresh.
+			finish()
+			sense, section, heading, group = -1, -1, -1, -1
+		}
+	}
+	text(raw[pos:])
+	finish()
+	return t, issues
+}
+
+// apostropheSpace is Nave's "Naomi' s" for "Naomi's".
+var apostropheSpace = regexp.MustCompile(`(\w)[’'] s\b`)
+
+// cleanPhrase tidies an entry's words once references are out: white
+// space collapsed, "Naomi' s" mended, and the punctuation that separated
+// the references ("King of Salem ;") dropped from the ends.
+func cleanPhrase(s string) string {
+	s = apostropheSpace.ReplaceAllString(collapse(s), "$1's")
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(";,:-–—", r)
+	})
 }

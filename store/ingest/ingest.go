@@ -1,11 +1,13 @@
 // Package ingest loads the SWORD modules into the store: the KJV text, the
-// WEB wording mapped onto KJV verses as a retrieval aid, and what derives
+// WEB wording mapped onto KJV verses as a retrieval aid, Nave's Topical
+// Bible whole (topics, sub-entries, verses, see-links), and what derives
 // from them (the retrieval index). A re-run with unchanged modules is a
 // no-op; a changed module replaces the corpus in one transaction.
 package ingest
 
 import (
 	"context"
+	"log/slog"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/selahdev/selah/corpus"
@@ -21,10 +24,12 @@ import (
 	"github.com/selahdev/selah/store"
 )
 
-// Module names in Debian's sword-text-kjv and sword-text-web packages.
+// Module names in Debian's sword-text-kjv, sword-text-web and
+// sword-dict-naves packages.
 const (
-	KJVModule = "engKJV2006eb"
-	WEBModule = "engWEB2015eb"
+	KJVModule  = "engKJV2006eb"
+	WEBModule  = "engWEB2015eb"
+	NaveModule = "Nave"
 )
 
 // Options configure a run.
@@ -47,7 +52,22 @@ type Report struct {
 	Chapters  int
 	Duration  time.Duration
 	Modules   []store.Module
+	Naves     NaveReport
 }
+
+// NaveReport says what was read from Nave's Topical Bible and what could
+// not be: references that name no KJV verse, and references Nave left as
+// plain text, are counted and a few shown rather than dropped silently.
+type NaveReport struct {
+	store.NaveCounts
+	Unreadable         int
+	UnreadableExamples []string // "CORINTH: Col.8.16"
+	Unlinked           int
+	UnlinkedExamples   []string // "RUTH: with 1:6-18"
+}
+
+// naveExamples is how many examples of each kind of problem a report shows.
+const naveExamples = 5
 
 // Corpus loads the KJV (and WEB) into st unless the stored checksums
 // already match.
@@ -70,17 +90,28 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 	if err != nil {
 		return rep, fmt.Errorf("ingest: %w", err)
 	}
+	nave, err := sword.OpenLexicon(opts.SwordDir, NaveModule)
+	if err != nil {
+		return rep, fmt.Errorf("ingest: open %s (is sword-dict-naves installed?): %w", NaveModule, err)
+	}
+	naveSum, err := nave.Checksum()
+	if err != nil {
+		return rep, fmt.Errorf("ingest: %w", err)
+	}
 	// The checksum also covers how we turn markup into rows, so a change
 	// to that code re-ingests.
 	kjvSum = sum(kjvSum, FormatVersion)
 	webSum = sum(webSum, FormatVersion)
+	naveSum = sum(naveSum, NaveFormatVersion)
 	have, err := st.Modules(ctx)
 	if err != nil {
 		return rep, err
 	}
-	if !opts.Force && have[KJVModule].Checksum == kjvSum && have[WEBModule].Checksum == webSum {
+	if !opts.Force && have[KJVModule].Checksum == kjvSum && have[WEBModule].Checksum == webSum &&
+		have[NaveModule].Checksum == naveSum {
 		rep.Skipped = true
 		rep.Verses = have[KJVModule].Entries
+		rep.Naves.Topics = have[NaveModule].Entries
 		rep.Duration = time.Since(start)
 		return rep, nil
 	}
@@ -163,11 +194,28 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		bar.Finish()
 	}
 
+	topics, issues, err := nave.NaveTopics()
+	if err != nil {
+		return rep, fmt.Errorf("ingest: %w", err)
+	}
+	rep.Naves.Unreadable, rep.Naves.UnreadableExamples = len(issues.Unreadable), issues.Unreadable[:min(naveExamples, len(issues.Unreadable))]
+	rep.Naves.Unlinked, rep.Naves.UnlinkedExamples = len(issues.Unlinked), issues.Unlinked[:min(naveExamples, len(issues.Unlinked))]
+	if rep.Naves.Unreadable+rep.Naves.Unlinked > 0 {
+		slog.WarnContext(ctx, "ingest: Nave's references that give no verses",
+			"unreadable", rep.Naves.Unreadable, "unreadableExamples", rep.Naves.UnreadableExamples,
+			"unlinked", rep.Naves.Unlinked, "unlinkedExamples", rep.Naves.UnlinkedExamples)
+	}
+
 	rep.Modules = []store.Module{
 		{Name: KJVModule, Role: "text", Version: kjv.Version, Checksum: kjvSum, Entries: len(rows)},
 		{Name: WEBModule, Role: "parallel", Version: web.Version, Checksum: webSum, Entries: len(webVerses)},
+		{Name: NaveModule, Role: "topics", Version: nave.Version, Checksum: naveSum, Entries: len(topics)},
 	}
-	if err := st.ReplaceCorpus(ctx, rows, rep.Modules, nil); err != nil {
+	err = st.ReplaceCorpus(ctx, rows, rep.Modules, func(ctx context.Context, tx pgx.Tx) error {
+		rep.Naves.NaveCounts, err = store.CopyNaves(ctx, tx, topics)
+		return err
+	})
+	if err != nil {
 		return rep, err
 	}
 	rep.Verses, rep.WebVerses, rep.Books, rep.Chapters = len(rows), len(webVerses), len(books), len(chapters)
@@ -179,6 +227,10 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 // PlainText or the mapping changes so existing databases re-ingest.
 const FormatVersion = "rows-v1"
 
+// NaveFormatVersion names the current reading of Nave's markup into
+// topics, entries and links (sword.ParseNave); bump it when that changes.
+const NaveFormatVersion = "nave-v1"
+
 func sum(parts ...string) string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(h[:])
@@ -186,7 +238,9 @@ func sum(parts ...string) string {
 
 // Version identifies everything ingest derives from the modules, for test
 // templates: the row format and the local embedder's design.
-func Version() string { return FormatVersion + "+" + pipeline.LocalVersion() }
+func Version() string {
+	return FormatVersion + "+" + NaveFormatVersion + "+" + pipeline.LocalVersion()
+}
 
 // Run is the whole ingest: the corpus, then the embedder's index over it.
 // Each step is skipped when what it would write is already there.
