@@ -1,0 +1,442 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/store"
+)
+
+// NaveRouter is the TopicRouter over Nave's Topical Bible: a question that
+// names a topic (by its title, an alternative name Nave gives in the
+// title, or a "See" alias) reaches the verses Nave lists under it, ranked
+// by how much of the question the topic and each sub-entry account for;
+// a question that matches no title can still reach an entry whose phrase
+// it echoes, at a lower score. It holds the whole of Nave's in memory
+// (built once at start from the store) and is safe for concurrent use.
+//
+// Every signal comes from Nave's itself, analysed like the verses (the
+// project's analyzer: archaic forms folded, stop words dropped, Snowball
+// stems):
+//
+//   - Names: each title's words, and the alternatives Nave writes in its
+//     titles: "DUMB (DEAFNESS, MUTE)" is also DEAFNESS and MUTE; an
+//     inverted title "PILATE, PONTIUS" is one name whatever the order.
+//   - Rarity: a word's inverse document frequency over Nave's own text
+//     (every title and entry phrase a document), so a name Nave mentions
+//     in a handful of places ("Melchizedek") weighs more than a theme word
+//     it uses everywhere ("love", "God"). A query word Nave never uses
+//     weighs the most: it is what the question is about, and no topic
+//     accounts for it.
+//   - Title match: the rarity-weighted share of a name's words the query
+//     contains; under half, the name is not meant ("mount" alone does not
+//     name OLIVES, MOUNT OF).
+//   - Entry match: the rarity-weighted share of the query's words that the
+//     name and an entry's full sense (its phrase and its parents') account
+//     for, so "Pentecost holy spirit" ranks PENTECOST's "Holy Spirit given
+//     to the apostles..." first.
+//   - See aliases: a topic with no verses of its own that says "See CARE"
+//     (ANXIETY) routes to CARE, discounted by seeDiscount.
+type NaveRouter struct {
+	an      analyzer
+	terms   map[string]int32
+	idf     []float64 // by term id
+	maxIDF  float64   // of a term Nave never uses
+	topics  []routeTopic
+	entries []routeEntry
+	names   []routeName
+	byName  [][]int32 // term -> names holding it
+	byEntry [][]int32 // term -> entries whose own phrase holds it
+}
+
+var _ TopicRouter = (*NaveRouter)(nil)
+
+type routeTopic struct {
+	title      string
+	first, end int32   // its entries in entries
+	see        []int32 // topics it is an alias of (it has no verses itself)
+}
+
+type routeEntry struct {
+	topic  int32
+	sense  string  // full phrase, parents first
+	own    []int32 // terms of its own phrase
+	senseT []int32 // terms of its full sense
+	mass   float64 // idf mass of own
+	verses []corpus.VerseID
+}
+
+type routeName struct {
+	topic int32
+	terms []int32
+	mass  float64
+}
+
+// Scoring constants, each a design choice rather than a fit to queries.
+const (
+	// minNameShare: a name is meant when the query holds at least this
+	// rarity-weighted share of its words.
+	minNameShare = 0.5
+	// minEchoTerms: an entry reached by its phrase alone must share at
+	// least this many words with the query; one shared word ("things")
+	// is a coincidence more often than a reference.
+	minEchoTerms = 2
+	// entryOnlyCap: an entry reached by its phrase alone, its topic not
+	// named, scores at most this (weaker evidence than a title).
+	entryOnlyCap = 0.5
+	// seeDiscount: routing through an alias ("ANXIETY → See CARE") is
+	// one step from what was asked.
+	seeDiscount = 0.9
+	// MinRouteScore: routes scoring below it are not returned.
+	MinRouteScore = 0.15
+)
+
+// LoadNaveRouter builds the router from the Nave's tables in st.
+func LoadNaveRouter(ctx context.Context, st *store.Store) (*NaveRouter, error) {
+	topics, err := st.NaveTopics(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: nave router: %w", err)
+	}
+	return NewNaveRouter(topics), nil
+}
+
+// NewNaveRouter builds the router over topics.
+func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
+	r := &NaveRouter{terms: map[string]int32{}}
+	var df []int
+	intern := func(text string) []int32 {
+		var ids []int32
+		r.an.terms(text, func(t string) {
+			id, ok := r.terms[t]
+			if !ok {
+				id = int32(len(r.terms))
+				r.terms[t] = id
+				df = append(df, 0)
+			}
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		})
+		return ids
+	}
+	docs := 0
+	count := func(ids []int32) {
+		docs++
+		for _, id := range ids {
+			df[id]++
+		}
+	}
+	byTitle := make(map[string]int32, len(topics))
+	for i, t := range topics {
+		byTitle[strings.ToUpper(t.Title)] = int32(i)
+	}
+	// The words of every name, to tell whether an inverted title's head
+	// ("PILATE" of "PILATE, PONTIUS") is a topic of its own.
+	nameKeys := map[string]bool{}
+	for _, t := range topics {
+		for _, n := range titleNames(t.Title) {
+			nameKeys[r.nameKey(n)] = true
+		}
+	}
+	for ti, t := range topics {
+		rt := routeTopic{title: t.Title, first: int32(len(r.entries))}
+		names := titleNames(t.Title)
+		// An inverted title names its topic by its head alone too, when
+		// no topic has the head for a name: "PILATE, PONTIUS" is also
+		// PILATE, but "AGE, OLD" is not AGE.
+		if head, _, ok := strings.Cut(names[0], ","); ok && !nameKeys[r.nameKey(head)] {
+			names = append(names, head)
+		}
+		for _, n := range names {
+			ids := intern(n)
+			if len(ids) > 0 {
+				r.names = append(r.names, routeName{topic: int32(ti), terms: ids})
+			}
+		}
+		count(intern(t.Title))
+		hasVerses := false
+		var see []int32
+		for i, e := range t.Entries {
+			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase)}
+			re.senseT = intern(re.sense)
+			count(re.own)
+			seen := map[corpus.VerseID]bool{}
+			for _, v := range e.Verses {
+				spanVerses(v, func(id corpus.VerseID) {
+					if !seen[id] {
+						seen[id] = true
+						re.verses = append(re.verses, id)
+					}
+				})
+			}
+			hasVerses = hasVerses || len(re.verses) > 0
+			for _, s := range e.See {
+				if to, ok := byTitle[strings.ToUpper(s)]; ok && to != int32(ti) && !slices.Contains(see, to) {
+					see = append(see, to)
+				}
+			}
+			r.entries = append(r.entries, re)
+		}
+		rt.end = int32(len(r.entries))
+		if !hasVerses {
+			rt.see = see
+		}
+		r.topics = append(r.topics, rt)
+	}
+	// idf over Nave's documents, smoothed; a term Nave never uses gets the
+	// largest value (df 0).
+	r.idf = make([]float64, len(df))
+	for i, n := range df {
+		r.idf[i] = math.Log(float64(docs+1)/float64(n+1)) + 1
+	}
+	r.maxIDF = math.Log(float64(docs+1)) + 1
+	r.byName = make([][]int32, len(df))
+	for i := range r.names {
+		n := &r.names[i]
+		for _, id := range n.terms {
+			n.mass += r.idf[id]
+			r.byName[id] = append(r.byName[id], int32(i))
+		}
+	}
+	r.byEntry = make([][]int32, len(df))
+	for i := range r.entries {
+		e := &r.entries[i]
+		for _, id := range e.own {
+			e.mass += r.idf[id]
+			r.byEntry[id] = append(r.byEntry[id], int32(i))
+		}
+	}
+	return r
+}
+
+// nameKey is a name's analysed words, sorted: the same key for "OLIVES,
+// MOUNT OF" and "Mount of Olives".
+func (r *NaveRouter) nameKey(name string) string {
+	var ts []string
+	r.an.terms(name, func(t string) { ts = append(ts, t) })
+	slices.Sort(ts)
+	return strings.Join(slices.Compact(ts), " ")
+}
+
+// spanVerses calls fn with each verse of v in order, across chapter ends.
+func spanVerses(v corpus.VerseSpan, fn func(corpus.VerseID)) {
+	b, ok := corpus.BookByNumber(v.First.Book())
+	if !ok || v.Last.Book() != b.Number {
+		return
+	}
+	for ch := v.First.Chapter(); ch <= v.Last.Chapter(); ch++ {
+		lo, hi := 1, b.Verses(ch)
+		if ch == v.First.Chapter() {
+			lo = v.First.Verse()
+		}
+		if ch == v.Last.Chapter() {
+			hi = min(hi, v.Last.Verse())
+		}
+		for n := lo; n <= hi; n++ {
+			fn(corpus.NewVerseID(b.Number, ch, n))
+		}
+	}
+}
+
+// titleNames returns the names a Nave title stands for: the title with
+// any parenthesised part taken out, and each alternative inside the
+// parentheses ("DUMB (DEAFNESS, MUTE)": "DUMB", "DEAFNESS", "MUTE").
+// Revised Version markers ("R. V.") are Nave's sources, not names.
+func titleNames(title string) []string {
+	main, rest, ok := strings.Cut(title, "(")
+	names := []string{strings.TrimSpace(strings.TrimRight(main, ". "))}
+	if !ok {
+		return names
+	}
+	inner, _, _ := strings.Cut(rest, ")")
+	for _, alt := range strings.Split(inner, ",") {
+		alt = strings.TrimSpace(alt)
+		if alt == "" || strings.HasPrefix(alt, "R. V") || alt == "R.V." {
+			continue
+		}
+		names = append(names, alt)
+	}
+	return names
+}
+
+// queryTerms analyses a query into distinct term ids (-1 for a term Nave
+// never uses) and their total rarity mass.
+func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, mass float64) {
+	var seen []string
+	r.an.terms(query, func(t string) {
+		if slices.Contains(seen, t) {
+			return
+		}
+		seen = append(seen, t)
+		id, ok := r.terms[t]
+		w := r.maxIDF
+		if ok {
+			w = r.idf[id]
+		} else {
+			id = -1
+		}
+		ids = append(ids, id)
+		weights = append(weights, w)
+		mass += w
+	})
+	return ids, weights, mass
+}
+
+// routeCand is a scored entry.
+type routeCand struct {
+	entry int32
+	via   int32 // the topic named, when reached through its alias
+	score float64
+}
+
+// Route implements TopicRouter.
+func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Routed, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	q, w, qmass := r.queryTerms(query)
+	if qmass == 0 {
+		return nil, nil
+	}
+	// Names the query holds: rarity-weighted share of each name's words.
+	got := map[int32]float64{}
+	for i, id := range q {
+		if id < 0 {
+			continue
+		}
+		for _, n := range r.byName[id] {
+			got[n] += w[i]
+		}
+	}
+	type named struct {
+		share   float64
+		covered float64 // idf mass of the query's words the name accounts for
+	}
+	topics := map[int32]named{}
+	for n, m := range got {
+		nm := r.names[n]
+		share := m / nm.mass
+		if share < minNameShare {
+			continue
+		}
+		if cur, ok := topics[nm.topic]; !ok || share > cur.share || share == cur.share && m > cur.covered {
+			topics[nm.topic] = named{share: share, covered: m}
+		}
+	}
+	var cands []routeCand
+	scoreTopic := func(t, via int32, nm named, discount float64) {
+		rt := r.topics[t]
+		for e := rt.first; e < rt.end; e++ {
+			re := &r.entries[e]
+			if len(re.verses) == 0 {
+				continue
+			}
+			covered := nm.covered
+			for i, id := range q {
+				if id >= 0 && slices.Contains(re.senseT, id) && !r.nameHas(via, id) {
+					covered += w[i]
+				}
+			}
+			// The square root keeps a name that accounts for half of a
+			// two-word question (0.71) above one that names a generic
+			// word in a long one.
+			s := discount * nm.share * math.Sqrt(min(covered/qmass, 1))
+			cands = append(cands, routeCand{entry: e, via: via, score: s})
+		}
+	}
+	for t, nm := range topics {
+		scoreTopic(t, t, nm, 1)
+		for _, to := range r.topics[t].see {
+			if _, named := topics[to]; !named {
+				scoreTopic(to, t, nm, seeDiscount)
+			}
+		}
+	}
+	// Entries whose own phrase the query echoes, their topic not named:
+	// the product of the share of the query and the share of the phrase
+	// that match, capped below a named topic's floor.
+	type echoed struct {
+		mass  float64
+		terms int
+	}
+	echo := map[int32]echoed{}
+	for i, id := range q {
+		if id < 0 {
+			continue
+		}
+		for _, e := range r.byEntry[id] {
+			if _, ok := topics[r.entries[e].topic]; !ok {
+				x := echo[e]
+				echo[e] = echoed{x.mass + w[i], x.terms + 1}
+			}
+		}
+	}
+	for e, x := range echo {
+		re := &r.entries[e]
+		if len(re.verses) == 0 || x.terms < minEchoTerms {
+			continue
+		}
+		s := entryOnlyCap * (x.mass / qmass) * (x.mass / re.mass)
+		if s >= MinRouteScore {
+			cands = append(cands, routeCand{entry: e, via: re.topic, score: s})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pipeline: route: %w", err)
+	}
+	return r.verses(cands, limit), nil
+}
+
+// nameHas reports whether any name of topic t holds term id: the query's
+// words a name accounts for are counted once, with the name.
+func (r *NaveRouter) nameHas(t, id int32) bool {
+	for _, n := range r.byName[id] {
+		if r.names[n].topic == t {
+			return true
+		}
+	}
+	return false
+}
+
+// verses turns scored entries into verses, best first: entries of equal
+// score give their verses in turn (the first verse of each, then the
+// second...), so a topic's several entries are all represented before
+// any one long range fills the list; a verse keeps its best entry.
+func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
+	slices.SortFunc(cands, func(a, b routeCand) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.entry, b.entry))
+	})
+	var out []Routed
+	seen := map[corpus.VerseID]bool{}
+	for lo := 0; lo < len(cands) && len(out) < limit; {
+		hi := lo + 1
+		for hi < len(cands) && cands[lo].score-cands[hi].score < 1e-9 {
+			hi++
+		}
+		for pos, more := 0, true; more && len(out) < limit; pos++ {
+			more = false
+			for _, c := range cands[lo:hi] {
+				re := &r.entries[c.entry]
+				if pos >= len(re.verses) {
+					continue
+				}
+				more = true
+				if v := re.verses[pos]; !seen[v] {
+					seen[v] = true
+					out = append(out, Routed{Verse: v, Score: math.Round(c.score*1e4) / 1e4,
+						Topic: r.topics[re.topic].title, Entry: re.sense})
+					if len(out) == limit {
+						break
+					}
+				}
+			}
+		}
+		lo = hi
+	}
+	return out
+}
