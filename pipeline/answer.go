@@ -101,6 +101,9 @@ type Answerer struct {
 	// Candidates is how many retrieved verses the generator sees (0:
 	// DefaultAskCandidates).
 	Candidates int
+	// Router, when set, brings the verses of the Nave's topics a question
+	// names as another source of candidates (answer_route.go).
+	Router TopicRouter
 	// Observe, when set, is told how long each generation took and whether
 	// it failed (an error or an ungrounded draft), by generator name.
 	Observe func(stage, impl string, d time.Duration, failed bool)
@@ -152,10 +155,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// Relevance is judged on what search found: a theme word alone ("cup",
 	// "tomorrow") matches a hub, but does not make a question one the
 	// Bible speaks to.
+	routed, err := a.route(ctx, query, n)
+	if err != nil {
+		return Answer{}, err
+	}
 	rv := newRelevance(a.r.e, query)
-	if !relevant(hits, candidates(hits, rv)) {
+	if !relevant(hits, candidates(hits, rv)) && !namesTopic(routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
+	}
+	if hits, err = a.withRoutedVerses(ctx, hits, routed); err != nil {
+		return Answer{}, err
 	}
 	if fu.Subject == "" {
 		// A follow-up's hubs would be matched on words it does not have.

@@ -165,14 +165,22 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase)}
 			re.senseT = intern(re.sense)
 			count(re.own)
+			// The first verse of each run Nave lists, then the rest of the
+			// runs: a run's first verse stands for its passage, so the
+			// entry's passages all come before any one long run fills a
+			// list (MELCHIZEDEK: Heb 7:1 before Heb 5:7).
 			seen := map[corpus.VerseID]bool{}
+			add := func(id corpus.VerseID) {
+				if !seen[id] {
+					seen[id] = true
+					re.verses = append(re.verses, id)
+				}
+			}
 			for _, v := range e.Verses {
-				spanVerses(v, func(id corpus.VerseID) {
-					if !seen[id] {
-						seen[id] = true
-						re.verses = append(re.verses, id)
-					}
-				})
+				spanVerses(corpus.VerseSpan{First: v.First, Last: v.First}, add)
+			}
+			for _, v := range e.Verses {
+				spanVerses(v, add)
 			}
 			hasVerses = hasVerses || len(re.verses) > 0
 			for _, s := range e.See {

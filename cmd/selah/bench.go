@@ -221,7 +221,11 @@ func newInProcess(ctx context.Context, st *store.Store) (*inProcess, error) {
 		return nil, err
 	}
 	r := pipeline.NewRetriever(st, e)
-	return &inProcess{r: r, a: pipeline.NewAnswerer(st, r, nil)}, nil
+	a := pipeline.NewAnswerer(st, r, nil)
+	if a.Router, err = pipeline.LoadNaveRouter(ctx, st); err != nil {
+		return nil, err
+	}
+	return &inProcess{r: r, a: a}, nil
 }
 
 func (p *inProcess) call(endpoint string) func(ctx context.Context, i int) error {

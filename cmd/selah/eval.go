@@ -111,7 +111,11 @@ func evalAsk(cmd *cobra.Command, st *store.Store, r *pipeline.Retriever, file st
 	if err != nil {
 		return err
 	}
-	rep, err := pipeline.EvaluateAsk(cmd.Context(), pipeline.NewAnswerer(st, r, g), cases, maxRefs)
+	a := pipeline.NewAnswerer(st, r, g)
+	if a.Router, err = pipeline.LoadNaveRouter(cmd.Context(), st); err != nil {
+		return err
+	}
+	rep, err := pipeline.EvaluateAsk(cmd.Context(), a, cases, maxRefs)
 	if err != nil {
 		return err
 	}

@@ -194,6 +194,9 @@ func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Cl
 	wk.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
 	a := pipeline.NewAnswerer(st, r, g)
 	a.Observe = wk.Metrics().ObserveStage
+	if a.Router, err = pipeline.LoadNaveRouter(ctx, st); err != nil {
+		return nil, err
+	}
 	wk.Handle(tasks.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
 	if err := wk.Start(ctx); err != nil {
 		return nil, err

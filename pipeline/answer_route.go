@@ -1,0 +1,91 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// The topic router as a source of answer candidates. Search finds verses
+// that share the question's words; a question that names a person, place
+// or event ("Who was Melchizedek?") means the passages about it, which
+// need not share its words (Hebrews spells the name Melchisedec). The
+// router's verses join the candidates, fused with the search hits by
+// reciprocal rank, each weighted by its route score, so a weak route
+// barely moves the list. As with the hubs, the generator still cites only
+// candidates, and grounding still holds.
+const (
+	// routeWeight weighs the router's list against the search list, times
+	// each verse's route score.
+	routeWeight = 2.0
+	// routeNames: a route at least this strong means the question names a
+	// Nave's topic (its title, or an alias, accounting for most of the
+	// question), so it has passages to answer from even when search's word
+	// evidence says otherwise.
+	routeNames = 0.6
+)
+
+// route asks the router, when there is one, for up to n verses.
+func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed, error) {
+	if a.Router == nil {
+		return nil, nil
+	}
+	routed, err := a.Router.Route(ctx, question, n)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: answer: %w", err)
+	}
+	return routed, nil
+}
+
+// namesTopic reports whether the routes show the question naming a topic.
+func namesTopic(routed []Routed) bool {
+	return len(routed) > 0 && routed[0].Score >= routeNames
+}
+
+// withRoutedVerses fuses hits with the routed verses. Every search hit
+// stays a candidate, so there are at most len(hits)+len(routed).
+func (a *Answerer) withRoutedVerses(ctx context.Context, hits []Hit, routed []Routed) ([]Hit, error) {
+	if len(routed) == 0 {
+		return hits, nil
+	}
+	ids := make([]corpus.VerseID, len(routed))
+	for i, r := range routed {
+		ids[i] = r.Verse
+	}
+	verses, err := a.st.VersesByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: routed verses: %w", err)
+	}
+	text := make(map[corpus.VerseID]corpus.Verse, len(verses))
+	for _, v := range verses {
+		text[v.ID] = v
+	}
+	score := map[corpus.VerseID]float64{}
+	byID := map[corpus.VerseID]Hit{}
+	for i, h := range hits {
+		score[h.Verse.ID] += 1 / (DefaultRRFK + float64(i+1))
+		byID[h.Verse.ID] = h
+	}
+	for i, r := range routed {
+		v, ok := text[r.Verse]
+		if !ok {
+			continue
+		}
+		score[v.ID] += routeWeight * r.Score / (DefaultRRFK + float64(i+1))
+		if _, ok := byID[v.ID]; !ok {
+			byID[v.ID] = Hit{Verse: v}
+		}
+	}
+	out := make([]Hit, 0, len(byID))
+	for id, h := range byID {
+		h.Score = score[id]
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(x, y Hit) int {
+		return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Verse.ID, y.Verse.ID))
+	})
+	return out, nil
+}
