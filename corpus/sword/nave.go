@@ -195,7 +195,8 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 		}
 		e := corpus.NaveEntry{Parent: -1, Phrase: phrase, Verses: l.verses, See: l.see}
 		idx := len(t.Entries)
-		bare := len(l.verses) == 0 && len(l.see) == 0
+		// A line with a link, even an unreadable one, is an entry, not a heading.
+		bare := !l.linked && len(l.see) == 0
 		switch {
 		case l.item && bare && group < 0 || l.item && bare && groupChildren > 0 && !groupNumbered:
 			// A heading item: the items after it are its own.

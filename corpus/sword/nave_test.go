@@ -2,6 +2,7 @@ package sword
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,73 @@ func TestSeeAlso(t *testing.T) {
 	want := []string{"FAITH IN CHRIST", "UNBELIEF", "LOVE"}
 	if got := SeeAlso(raw); !slices.Equal(got, want) {
 		t.Errorf("SeeAlso = %q, want %q", got, want)
+	}
+}
+
+// TestParseNave reads made-up markup in each of Nave's shapes: arrow
+// lines, numbered senses, continuation lines under a heading, lists with
+// heading items and numbered items, see-links, single-chapter links,
+// unreadable and unlinked references.
+func TestParseNave(t *testing.T) {
+	raw := `<entryFree n="X"> <def> <lb/>1. First sense <ref osisRef="Gen.1.1">Ge 1:1</ref>` +
+		` <lb/>→ (A heading) <lb/>Under it <ref osisRef="Gen.1.2-Gen.1.3">Ge 1:2-3</ref>; with 2:4` +
+		` <lb/>→ Has a list <list> <item>Plain <ref osisRef="Jude.1.1">Jude 1</ref>:21</item>` +
+		` <item>Instances of</item> <item>1. One <ref osisRef="Exod.1.1">Ex 1:1</ref></item>` +
+		` <item>2. Two <ref osisRef="Exod.1.2">2</ref></item> <item>After <ref osisRef="Wis.2.1">Wis 2:1</ref></item>` +
+		` <item>See <ref target="Nave:OTHER">OTHER</ref></item> </list>` +
+		` <lb/>2. Second sense <lb/>→ Naomi' s OF <ref target="Nave:GOD">GOD</ref>, LOVE OF</def> </entryFree>`
+	tp, is := ParseNave("X", raw)
+	type e struct {
+		sense  string
+		verses string
+		see    string
+	}
+	var got []e
+	for i, en := range tp.Entries {
+		var vs []string
+		for _, v := range en.Verses {
+			vs = append(vs, v.First.String()+"-"+v.Last.String())
+		}
+		got = append(got, e{tp.Sense(i), strings.Join(vs, ";"), strings.Join(en.See, ";")})
+	}
+	want := []e{
+		{"1. First sense", "Genesis 1:1-Genesis 1:1", ""},
+		{"1. First sense — (A heading)", "", ""},
+		{"1. First sense — (A heading) — Under it", "Genesis 1:2-Genesis 1:3", ""},
+		{"1. First sense — Has a list", "", ""},
+		{"1. First sense — Has a list — Plain", "Jude 1:21-Jude 1:21", ""},
+		{"1. First sense — Has a list — Instances of", "", ""},
+		{"1. First sense — Has a list — Instances of — 1. One", "Exodus 1:1-Exodus 1:1", ""},
+		{"1. First sense — Has a list — Instances of — 2. Two", "Exodus 1:2-Exodus 1:2", ""},
+		{"1. First sense — Has a list — After", "", ""},
+		{"1. First sense — Has a list — See OTHER", "", "OTHER"},
+		{"2. Second sense", "", ""},
+		{"2. Second sense — Naomi's OF GOD, LOVE OF", "", "GOD"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+	if !slices.Equal(is.Unreadable, []string{"X: Wis.2.1"}) || !slices.Equal(is.Unlinked, []string{"X: with 2:4"}) {
+		t.Errorf("issues %+v", is)
+	}
+}
+
+// TestNaveTopicsIssues reads the whole module: every topic, and the
+// references that give no verses reported with their topic.
+func TestNaveTopicsIssues(t *testing.T) {
+	topics, is, err := openNave(t).NaveTopics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topics) != 5320 {
+		t.Errorf("%d topics, want 5320 (5,322 records, SIN and REVERENCE twice)", len(topics))
+	}
+	// Nave links Colossians where it means 2 Corinthians ("Col.8.16"),
+	// cites the Prayer of Azariah, and leaves some references as text.
+	if len(is.Unreadable) != 26 || !slices.Contains(is.Unreadable, "CORINTH: Col.8.16") {
+		t.Errorf("%d unreadable %q", len(is.Unreadable), is.Unreadable)
+	}
+	if len(is.Unlinked) != 180 || !slices.Contains(is.Unlinked, "RUTH: with 1:6-18") {
+		t.Errorf("%d unlinked, first %q", len(is.Unlinked), is.Unlinked[:min(5, len(is.Unlinked))])
 	}
 }

@@ -229,7 +229,7 @@ const FormatVersion = "rows-v1"
 
 // NaveFormatVersion names the current reading of Nave's markup into
 // topics, entries and links (sword.ParseNave); bump it when that changes.
-const NaveFormatVersion = "nave-v1"
+const NaveFormatVersion = "nave-v2"
 
 func sum(parts ...string) string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))

@@ -1,0 +1,200 @@
+package pipeline_test
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/sword"
+	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
+)
+
+// routerBundle is what the router tests share: a store holding the real
+// corpus and the router loaded from it, as the worker loads it.
+type routerBundle struct {
+	st *store.Store
+	r  *pipeline.NaveRouter
+}
+
+func setupRouter(t *testing.T) routerBundle {
+	t.Helper()
+	st := storetest.NewCorpusStore(t)
+	r, err := pipeline.LoadNaveRouter(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return routerBundle{st: st, r: r}
+}
+
+func TestNaveRouter(t *testing.T) {
+	t.Parallel()
+	b := setupRouter(t)
+	cases := []struct {
+		query string
+		limit int
+		topic string // of the first verse
+		// has: verses that must be among the results; entry: a sub-entry
+		// (full sense) some result must be listed under.
+		has      []string
+		entry    string
+		minScore float64
+	}{
+		{query: "Who was Ruth?", limit: 10, topic: "RUTH", has: []string{"Ruth 1:4", "Ruth 1:16"}, minScore: 0.99},
+		{query: "Who was Melchizedek?", limit: 10, topic: "MELCHIZEDEK", has: []string{"Genesis 14:18", "Psalms 110:4", "Hebrews 7:1"}, minScore: 0.99},
+		{query: "What happened at Pentecost?", limit: 10, topic: "PENTECOST", has: []string{"Acts 2:1"},
+			entry: "Holy Spirit given to the apostles on the first day of", minScore: 0.5},
+		// The sub-entry that accounts for more of the question ranks first.
+		{query: "the Holy Spirit at Pentecost", limit: 3, topic: "PENTECOST", has: []string{"Acts 2:1", "Acts 2:2", "Acts 2:3"},
+			entry: "Holy Spirit given to the apostles on the first day of", minScore: 0.99},
+		// ANXIETY has no verses of its own, only "See CARE".
+		{query: "anxiety", limit: 10, topic: "CARE", has: []string{"Psalms 55:22"}, minScore: 0.5},
+		// An inverted title is meant by its head alone, in any order.
+		{query: "Who was Pilate?", limit: 5, topic: "PILATE, PONTIUS", minScore: 0.99},
+		{query: "the Mount of Olives", limit: 5, topic: "OLIVES, MOUNT OF", minScore: 0.99},
+		// A rare name outweighs a common theme word: LOVE alone would give
+		// Exodus 20:6 first; its entry naming Naomi and Ruth wins.
+		{query: "Did Ruth love Naomi?", limit: 5, has: []string{"Ruth 1:1"}, entry: "INSTANCES OF — Naomi, Ruth, and Boaz", minScore: 0.99},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			got, err := b.r.Route(context.Background(), c.query, c.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 || len(got) > c.limit {
+				t.Fatalf("%d routes, want 1 to %d", len(got), c.limit)
+			}
+			if c.topic != "" && got[0].Topic != c.topic {
+				t.Errorf("first topic %q, want %q: %+v", got[0].Topic, c.topic, got[0])
+			}
+			if got[0].Score < c.minScore || got[0].Score > 1 {
+				t.Errorf("best score %v, want in [%v, 1]", got[0].Score, c.minScore)
+			}
+			ids := map[corpus.VerseID]bool{}
+			entries := map[string]bool{}
+			for i, g := range got {
+				ids[g.Verse] = true
+				entries[g.Entry] = true
+				if g.Score <= 0 || g.Score > 1 || i > 0 && g.Score > got[i-1].Score {
+					t.Errorf("route %d score %v: scores must be in (0,1], best first", i, g.Score)
+				}
+			}
+			for _, h := range c.has {
+				r, err := corpus.ParseReference(h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ids[r.First()] {
+					t.Errorf("%s not routed: %v", h, describe(got))
+				}
+			}
+			if c.entry != "" && !entries[c.entry] {
+				t.Errorf("no route under %q: %v", c.entry, describe(got))
+			}
+		})
+	}
+}
+
+// TestNaveRouterNoTopic: questions that name no topic reach nothing, or
+// nothing a topic accounts for.
+func TestNaveRouterNoTopic(t *testing.T) {
+	t.Parallel()
+	b := setupRouter(t)
+	for _, q := range []string{"I can do all things", "asdf qwerty", "recommend a good laptop", "", "   ?!"} {
+		got, err := b.r.Route(context.Background(), q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 && got[0].Score >= 0.5 {
+			t.Errorf("%q routed to %v", q, describe(got))
+		}
+	}
+	if got, _ := b.r.Route(context.Background(), "Who was Ruth?", 0); len(got) != 0 {
+		t.Errorf("limit 0 gave %d routes", len(got))
+	}
+}
+
+func describe(rs []pipeline.Routed) string {
+	var b strings.Builder
+	for _, r := range rs {
+		b.WriteString(r.Verse.String() + " " + r.Topic + " / " + r.Entry + "; ")
+	}
+	return b.String()
+}
+
+// TestAskNamesTopic asks through the Answerer with the router as the
+// worker wires it: people and events are answered from the passages
+// Nave's lists for them.
+func TestAskNamesTopic(t *testing.T) {
+	t.Parallel()
+	b := setupRouter(t)
+	e, err := pipeline.LoadEmbedder(context.Background(), b.st, pipeline.EmbedderConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := pipeline.NewAnswerer(b.st, pipeline.NewRetriever(b.st, e), nil)
+	a.Router = b.r
+	cases := []struct {
+		question string
+		cite     []string // one of these chapters cited
+	}{
+		{"Who was Melchizedek?", []string{"Hebrews 7", "Genesis 14", "Hebrews 5", "Psalms 110"}},
+		{"What happened at Pentecost?", []string{"Acts 2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.question, func(t *testing.T) {
+			ans, err := a.Answer(context.Background(), c.question, 3, pipeline.AnswerOptions{Extractive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, b.st, ans, 3)
+			var cited []string
+			ok := false
+			for _, r := range ans.References {
+				ch := r.Book + " " + strconv.Itoa(r.Chapter)
+				cited = append(cited, r.Reference)
+				ok = ok || slices.Contains(c.cite, ch)
+			}
+			if !ok {
+				t.Errorf("cited %q, want one of %q", cited, c.cite)
+			}
+		})
+	}
+}
+
+// benchRouter is built once from the module for the benchmark.
+var benchRouter = sync.OnceValues(func() (*pipeline.NaveRouter, error) {
+	l, err := sword.OpenLexicon(storetest.SwordDir, "Nave")
+	if err != nil {
+		return nil, err
+	}
+	topics, _, err := l.NaveTopics()
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.NewNaveRouter(topics), nil
+})
+
+// BenchmarkNaveRoute measures one routing, over a mix of questions that
+// name a topic, echo entries, and name nothing.
+func BenchmarkNaveRoute(b *testing.B) {
+	r, err := benchRouter()
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"Who was Melchizedek?", "What happened at Pentecost?", "anxiety",
+		"what does God say about love and forgiveness", "I can do all things", "treat others the way you want to be treated"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := r.Route(ctx, queries[i%len(queries)], 20); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
