@@ -53,9 +53,10 @@ the modules are unchanged since the last run, unless --force is given.`,
 					rep.Books, rep.Chapters, rep.Verses, rep.WebVerses)
 				n := rep.Naves
 				fmt.Fprintf(out, "; Nave's: %d topics, %d entries, %d verse runs, %d see-links (%d to a topic); "+
-					"%d unreadable references %q, %d left unlinked %q",
+					"%d unreadable references %q, %d left unlinked %q (read %s, write %s)",
 					n.Topics, n.Entries, n.VerseRuns, n.SeeLinks, n.SeeResolved,
-					n.Unreadable, n.UnreadableExamples, n.Unlinked, n.UnlinkedExamples)
+					n.Unreadable, n.UnreadableExamples, n.Unlinked, n.UnlinkedExamples,
+					n.Read.Round(time.Millisecond), n.Write.Round(time.Millisecond))
 			}
 			ix := rep.Index
 			if ix.Skipped {

@@ -129,6 +129,10 @@ func (l *Lexicon) NaveTopics() ([]corpus.NaveTopic, NaveIssues, error) {
 // <ref> element taken together with it.
 var naveTag = regexp.MustCompile(`(?s)<ref\b([^>]*)>(.*?)</ref\s*>|<(/?)([a-zA-Z]+)[^>]*?(/?)>`)
 
+// maxVerseListTail bounds the markup after a link that is searched for
+// the verse list of a single-chapter book ("</ref>:4,5,7-8; ").
+const maxVerseListTail = 80
+
 // numbered opens a numbered sense ("1. An apostle.") or item ("2. Conspiracy").
 var numbered = regexp.MustCompile(`^\d+\.\s`)
 
@@ -295,7 +299,11 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 			l.linked = true
 			refs := strings.Fields(html.UnescapeString(om[1] + om[2]))
 			if len(refs) == 1 {
-				if fixed, ok := trailingVerses(refs[0], attrs[strings.Index(attrs, om[0])+len(om[0]):]+">"+inner+raw[m[5]:]); ok {
+				// The link's text and what follows it; a verse list is short,
+				// so the markup after the link is cut (copying it whole for
+				// every link made reading GOD quadratic).
+				rest := attrs[strings.Index(attrs, om[0])+len(om[0]):] + ">" + inner + raw[m[5]:min(len(raw), m[5]+maxVerseListTail)]
+				if fixed, ok := trailingVerses(refs[0], rest); ok {
 					refs = fixed
 					tailBook = refs[0]
 				}

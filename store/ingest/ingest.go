@@ -64,6 +64,9 @@ type NaveReport struct {
 	UnreadableExamples []string // "CORINTH: Col.8.16"
 	Unlinked           int
 	UnlinkedExamples   []string // "RUTH: with 1:6-18"
+	// Read is the time spent reading the module into topics, Write the
+	// time spent copying them into the tables.
+	Read, Write time.Duration
 }
 
 // naveExamples is how many examples of each kind of problem a report shows.
@@ -194,7 +197,9 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		bar.Finish()
 	}
 
+	t0 := time.Now()
 	topics, issues, err := nave.NaveTopics()
+	rep.Naves.Read = time.Since(t0)
 	if err != nil {
 		return rep, fmt.Errorf("ingest: %w", err)
 	}
@@ -212,7 +217,9 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		{Name: NaveModule, Role: "topics", Version: nave.Version, Checksum: naveSum, Entries: len(topics)},
 	}
 	err = st.ReplaceCorpus(ctx, rows, rep.Modules, func(ctx context.Context, tx pgx.Tx) error {
+		t0 := time.Now()
 		rep.Naves.NaveCounts, err = store.CopyNaves(ctx, tx, topics)
+		rep.Naves.Write = time.Since(t0)
 		return err
 	})
 	if err != nil {
