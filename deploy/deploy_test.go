@@ -164,8 +164,9 @@ func setupPackages(t *testing.T) []string {
 }
 
 // setupTestOnlyPackages are the packages setup.sh installs for the tests
-// alone; the runtime image must not carry them.
-var setupTestOnlyPackages = map[string]bool{"diatheke": true, "chromium": true}
+// and for developers alone (fasttext: `selah train`, whose vectors file is
+// committed); the runtime image must not carry them.
+var setupTestOnlyPackages = map[string]bool{"diatheke": true, "chromium": true, "fasttext": true}
 
 // corpusPackages are setup.sh's packages minus the test-only ones.
 func corpusPackages(t *testing.T) []string {

@@ -11,8 +11,9 @@ PGHOST_ADDR=${PGHOST_ADDR:-127.0.0.1}
 PGUSER_NAME=${PGUSER_NAME:-root}
 STATE_DIR=${SELAH_STATE_DIR:-/var/cache/selah-setup}
 # Packages selah needs at run time (corpus: the Bibles, Nave's, Strong's
-# lexicons, WordNet) and in tests (diatheke, chromium).
-PACKAGES=(sword-text-kjv sword-text-web sword-dict-naves sword-dict-strongs-greek sword-dict-strongs-hebrew wordnet-base diatheke chromium)
+# lexicons, WordNet), to retrain the word vectors (fasttext, driven by
+# `selah train`) and in tests (diatheke, chromium).
+PACKAGES=(sword-text-kjv sword-text-web sword-dict-naves sword-dict-strongs-greek sword-dict-strongs-hebrew wordnet-base fasttext diatheke chromium)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }

@@ -24,6 +24,7 @@ func newRootCmd() *cobra.Command {
 		newWebCmd(cfg),
 		newWorkerCmd(cfg),
 		newEvalCmd(cfg),
+		newTrainCmd(cfg),
 		newBenchCmd(cfg),
 		newAccountsCmd(cfg),
 		newKeysCmd(cfg),
