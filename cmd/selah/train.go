@@ -91,6 +91,9 @@ the service refuses a vectors file whose checksum it does not expect.`,
 			o := cmd.OutOrStdout()
 			fmt.Fprintf(o, "corpus: %d tokens, lines %v, sha256 %s (assembled in %s)\n",
 				rep.Corpus.Tokens, rep.Corpus.Lines, rep.Corpus.SHA256, rep.Assemble.Round(time.Millisecond))
+			if rep.Corpus.SHA256 != train.CorpusSHA256 {
+				fmt.Fprintf(o, "the corpus differs from the one the committed vectors were trained on (%s): the modules changed\n", train.CorpusSHA256)
+			}
 			if fromVec == "" {
 				fmt.Fprintf(o, "trained in %s\n", rep.Fit.Round(time.Second))
 			}

@@ -46,6 +46,12 @@ const glossWords = 4
 // from run to run.
 const shuffleSeed = 20261123
 
+// CorpusSHA256 is the SHA-256 of the corpus Assemble writes from the
+// Debian bookworm packages deploy/setup.sh installs: the corpus the
+// committed vectors file was trained on. A module update changes it, and
+// then the committed vectors are no longer what `selah train` gives.
+const CorpusSHA256 = "bb84c5ed0b209bf79ba5d4dfc79c00fafc07884219a8dd4581563e817a3388c2"
+
 // CorpusReport says what Assemble wrote.
 type CorpusReport struct {
 	Lines  map[string]int // lines per source
