@@ -15,8 +15,12 @@ import (
 
 // DefaultSIFA is SIF's smoothing constant a in a/(a+p(w)). Arora, Liang
 // and Ma ("A simple but tough-to-beat baseline for sentence embeddings",
-// 2017) find 1e-3 to 1e-4 best; 1e-3 is their default and was not tuned
-// here.
+// 2017) find 1e-3 to 1e-4 best; 1e-3 is their default. Measured here, SIF
+// alone, hit@10 on the 76 paraphrases of the old eval sets (search.jsonl
+// and holdout.jsonl) and on the WEB→KJV set: a=1e-4 0.684, 0.966; 3e-4
+// 0.750, 0.984; 1e-3 0.829, 0.988; 3e-3 0.842, 0.983; 1e-2 0.868, 0.979.
+// Above 1e-3 the paraphrases move by one or two cases and WEB→KJV drops,
+// so the published default stays.
 const DefaultSIFA = 1e-3
 
 // SIFName names the SIF index as a retrieval source (Retriever.DenseName).
