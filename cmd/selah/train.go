@@ -19,7 +19,7 @@ func newTrainCmd(cfg *config) *cobra.Command {
 	var fromVec string
 	cmd := &cobra.Command{
 		Use:   "train",
-		Short: "Reproduce the word vectors from the Debian data (fastText, about 30 minutes)",
+		Short: "Reproduce the word vectors from the Debian data (fastText, 30-40 minutes)",
 		Long: `train reproduces selah's word vectors, which the semantic verse index
 (SIF) loads at start, from the Debian data alone:
 
@@ -36,10 +36,11 @@ dimensions, window 5, 5 epochs, min count 5, no character n-grams, seed 1)
 and writes the vectors of its 35,943 words, int8-quantized, to --out (4.2 MB).
 
 Training runs on one thread, because fastText's threads share the model
-without locks and only one thread gives the same file on every run. It took
-30 minutes on a shared 2-core machine under heavy load (13,000 words per
-second); --threads 2 took 19 minutes there but gives a slightly different
-file each time.
+without locks and only one thread gives the same file on every run (two
+runs gave the committed file's checksum). It took 30 and 38 minutes on a
+shared 2-core machine under heavy load (about 13,000 words per second);
+--threads 2 took 19 minutes there but gives a slightly different file each
+time.
 
 It prints the file's SHA-256. To ship new vectors, commit the file together
 with that checksum as wordvec.DefaultSHA256 in pipeline/wordvec/default.go:
