@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
 	"strings"
 	"time"
 
@@ -56,11 +57,27 @@ func NormalizeEmail(email string) string {
 	return strings.ToLower(strings.TrimSpace(email))
 }
 
+// validEmail accepts a bare addr-spec (RFC 5322, as net/mail parses it)
+// whose domain has a dot between non-empty labels: "a@b" is refused, since
+// mail cannot reach it on the public Internet.
 func validEmail(email string) bool {
-	at := strings.IndexByte(email, '@')
-	return len(email) <= 254 && at > 0 && at < len(email)-1 &&
-		strings.IndexByte(email[at+1:], '@') < 0 &&
-		!strings.ContainsFunc(email, func(r rune) bool { return r <= ' ' || r == 0x7f })
+	if len(email) > 254 || strings.ContainsFunc(email, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return false
+	}
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Name != "" || addr.Address != email {
+		return false
+	}
+	_, domain, ok := strings.Cut(email, "@")
+	if !ok || !strings.Contains(domain, ".") {
+		return false
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // accountColumns and scanAccount read an account joined with its plan; the

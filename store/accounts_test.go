@@ -79,6 +79,14 @@ func TestCreateAccount(t *testing.T) {
 		{"space inside", "a b@example.com", "", false, selah.EINVALID, "", ""},
 		{"two ats", "a@b@example.com", "", false, selah.EINVALID, "", ""},
 		{"unknown plan", "c@example.com", "platinum", false, selah.EINVALID, "", ""},
+		// Issue 14 (13): net/mail syntax and a dotted domain.
+		{"dotless domain", "a@b", "", false, selah.EINVALID, "", ""},
+		{"empty domain label", "a@example..com", "", false, selah.EINVALID, "", ""},
+		{"trailing dot", "a@example.com.", "", false, selah.EINVALID, "", ""},
+		{"display name", "Ann <ann@example.com>", "", false, selah.EINVALID, "", ""},
+		{"unbalanced quote", `"a@example.com`, "", false, selah.EINVALID, "", ""},
+		{"leading dot local", ".a@example.com", "", false, selah.EINVALID, "", ""},
+		{"plus and subdomain", "a+tag@mail.example.co.uk", "", false, "", "a+tag@mail.example.co.uk", "free"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

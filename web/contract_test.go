@@ -218,6 +218,10 @@ func (v *contractValidator) validate(ex exchange) string {
 	if reqErr == nil && len(ex.reqBody) > 0 && strings.HasPrefix(req.Header.Get("Content-Type"), "application/json") {
 		if !utf8.Valid(ex.reqBody) || !json.Valid(ex.reqBody) {
 			reqErr = errors.New("the body is not one JSON value in UTF-8 (RFC 8259)")
+		} else if duplicateMember(ex.reqBody) {
+			// The document's request bodies are I-JSON (RFC 7493): member
+			// names are unique, which a JSON Schema cannot say.
+			reqErr = errors.New("an object repeats a member name (RFC 7493)")
 		}
 	}
 	switch {
@@ -241,6 +245,52 @@ func (v *contractValidator) validate(ex exchange) string {
 		}
 	}
 	return ""
+}
+
+// duplicateMember reports whether any object in body repeats a name.
+func duplicateMember(body []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type obj struct {
+		names map[string]bool
+		key   bool // the next token is a member name
+	}
+	var stack []*obj
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *obj
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].key = true
+			}
+			continue
+		}
+		if top != nil && top.names != nil && top.key {
+			name := tok.(string)
+			if top.names[name] {
+				return true
+			}
+			top.names[name] = true
+			top.key = false
+			continue
+		}
+		if top != nil && top.names != nil {
+			top.key = true // this token is a value (or opens one)
+		}
+		if d, ok := tok.(json.Delim); ok {
+			o := &obj{}
+			if d == '{' {
+				o.names, o.key = map[string]bool{}, true
+			}
+			stack = append(stack, o)
+		}
+	}
 }
 
 // firstLine keeps kin-openapi's one-line reason and drops the schema and

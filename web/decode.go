@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -30,6 +31,13 @@ func decodeJSON(c *fiber.Ctx, dst any) error {
 	}
 	if !utf8.Valid(body) {
 		return selah.Errorf(selah.EINVALID, "The request body is not valid UTF-8.")
+	}
+	// encoding/json lets the last of duplicate keys win and matches field
+	// names case-insensitively; a strict pass refuses both first, so a
+	// body means one thing to us and to any proxy or log reader, and
+	// refuses control characters in strings before they reach Postgres.
+	if err := checkJSON(body, reflect.TypeOf(dst)); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -75,6 +83,122 @@ func jsonTypeName(kind string) string {
 	default:
 		return fmt.Sprintf("of type %s", kind)
 	}
+}
+
+// checkJSON walks body's tokens against the Go type t: within every object
+// a key may appear once, and a key must match its field's JSON name
+// exactly (a case-insensitive match is refused as an unknown field, as
+// any other unknown field is later). Strings may hold no control
+// characters but tab and newline. Syntax errors are left to the decoder,
+// which reports them with their offset.
+func checkJSON(body []byte, t reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := walkJSON(dec, t, ""); err != nil && isRefusal(err) {
+		return err
+	}
+	return nil
+}
+
+// walkJSON consumes one value. field is its path for messages ("" at the
+// top).
+func walkJSON(dec *json.Decoder, t reflect.Type, field string) error {
+	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+		t = t.Elem()
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch v := tok.(type) {
+	case string:
+		return checkControl(field, v, "\t\n")
+	case json.Delim:
+		switch v {
+		case '[':
+			for dec.More() {
+				if err := walkJSON(dec, t, field); err != nil {
+					return err
+				}
+			}
+		case '{':
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				name := key
+				if field != "" {
+					name = field + "." + key
+				}
+				if seen[key] {
+					return selah.Errorf(selah.EINVALID, "Field %q appears more than once.", name)
+				}
+				seen[key] = true
+				if err := checkControl(name, key, ""); err != nil {
+					return err
+				}
+				var ft reflect.Type
+				if t != nil && t.Kind() == reflect.Struct {
+					var ok bool
+					if ft, ok = jsonField(t, key); !ok {
+						return selah.Errorf(selah.EINVALID, "Unknown field %q (field names are case-sensitive).", name)
+					}
+				}
+				if err := walkJSON(dec, ft, name); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := dec.Token() // the closing delimiter
+		return err
+	}
+	return nil
+}
+
+// jsonField returns the type of t's field whose JSON name is exactly key.
+// It reports false only for a key that matches a field's name in another
+// case; a key matching no field at all is left to DisallowUnknownFields.
+func jsonField(t reflect.Type, key string) (reflect.Type, bool) {
+	var folded bool
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if name == key {
+			return f.Type, true
+		}
+		if strings.EqualFold(name, key) {
+			folded = true
+		}
+	}
+	return nil, !folded
+}
+
+// checkControl refuses U+0000 and the other C0 and C1 control characters
+// (and DEL) in s, except those listed in allow. Postgres refuses NUL in
+// text outright, and the others have no business in a question, a query
+// or an e-mail address.
+func checkControl(field, s, allow string) error {
+	for _, r := range s {
+		if (r < 0x20 || (r >= 0x7f && r < 0xa0)) && !strings.ContainsRune(allow, r) {
+			if field == "" {
+				return selah.Errorf(selah.EINVALID, "The request holds a control character (U+%04X); only tab and newline are allowed.", r)
+			}
+			return selah.Errorf(selah.EINVALID, "Field %q holds a control character (U+%04X); only tab and newline are allowed.", field, r)
+		}
+	}
+	return nil
 }
 
 // requiredText validates a required string field: trimmed, 1..max

@@ -17,7 +17,7 @@ func FuzzDecodeRequest(f *testing.F) {
 	for _, s := range []string{
 		`{"query":"grace"}`, `{"query":"grace","limit":20}`, `{"question":"why?","maxReferences":8}`,
 		`{`, `[]`, `null`, `{"query":null}`, `{"limit":1e309}`, `{"query":"a"} x`, "\xff", `{"query":"\u0000"}`,
-		`{"question":1}`, `{"maxReferences":-1}`, `{"a":{"b":{"c":[1,2,3]}}}`, `"just a string"`,
+		`{"question":1}`, `{"maxReferences":-1}`, `{"query":"a","query":"b"}`, `{"Query":"a"}`, `{"query":"\u001b"}`, `{"a":{"b":{"c":[1,2,3]}}}`, `"just a string"`,
 	} {
 		f.Add(s, "application/json")
 	}

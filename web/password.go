@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"strings"
@@ -72,4 +73,49 @@ func CheckPassword(hash, pw string) bool {
 	}
 	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// commonPasswords are the passwords of at least minPasswordLen characters
+// (lower-cased) among the 49,233 most common of leaked-password corpora,
+// as shipped by zxcvbn-ts (npm @zxcvbn-ts/language-common 4.1.3,
+// src/passwords.json, MIT, github.com/zxcvbn-ts/zxcvbn). Shorter ones are
+// refused by the length rule already.
+//
+//go:embed common-passwords.txt
+var commonPasswordList string
+
+var commonPasswords = func() map[string]struct{} {
+	m := make(map[string]struct{}, 2048)
+	for _, p := range strings.Split(commonPasswordList, "\n") {
+		if p != "" {
+			m[p] = struct{}{}
+		}
+	}
+	return m
+}()
+
+// minDistinctRunes refuses passwords like "aaaaaaaaaa" or "ababababab",
+// which no list can enumerate in all their variants.
+const minDistinctRunes = 5
+
+// weakPassword returns why pw may not be chosen by the owner of email, or
+// "" when it may. Length is checked by the caller.
+func weakPassword(pw, email string) string {
+	lower := strings.ToLower(pw)
+	if _, ok := commonPasswords[lower]; ok {
+		return "That password is one of the most common passwords; choose another."
+	}
+	distinct := map[rune]bool{}
+	for _, r := range lower {
+		distinct[r] = true
+	}
+	if len(distinct) < minDistinctRunes {
+		return fmt.Sprintf("Choose a password with at least %d different characters.", minDistinctRunes)
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	local, _, _ := strings.Cut(email, "@")
+	if lower == email || (local != "" && lower == local) {
+		return "Choose a password that is not your email address."
+	}
+	return ""
 }

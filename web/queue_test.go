@@ -294,6 +294,15 @@ func TestSearchRequestValidation(t *testing.T) {
 		{"form body", "application/x-www-form-urlencoded", `query=grace`, "Content-Type"},
 		{"no content type", "", `{"query":"grace"}`, "Content-Type"},
 		{"invalid utf-8", "application/json", "{\"query\":\"\xff\"}", "UTF-8"},
+		// Issue 14 (14): duplicate keys and case-mismatched names are
+		// refused like unknown fields, not resolved last-wins or by case.
+		{"duplicate key", "application/json", `{"query":"grace","query":"mercy"}`, `"query"`},
+		{"duplicate nested in value", "application/json", `{"query":"grace","limit":3,"limit":4}`, `"limit"`},
+		{"case-mismatched name", "application/json", `{"Query":"grace"}`, `"Query"`},
+		// Issue 14 (4): NUL and other control characters never reach
+		// Postgres; the error names the field.
+		{"nul in query", "application/json", `{"query":"gra\u0000ce"}`, `"query"`},
+		{"escape char in query", "application/json", `{"query":"grace\u001b[31m"}`, `"query"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req := postSearch(key, c.body, "")

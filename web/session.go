@@ -240,6 +240,25 @@ func (s *Server) checkCSRF(c *fiber.Ctx) error {
 	return c.Next()
 }
 
+// checkFormText refuses a form holding U+0000 or another control
+// character (tab, carriage return and newline, which text areas send,
+// aside) in any field, naming the field: Postgres refuses NUL in text, and
+// the others have no place in an e-mail address, a password or a question.
+func checkFormText(c *fiber.Ctx) error {
+	var err error
+	c.Request().PostArgs().VisitAll(func(k, v []byte) {
+		if err == nil {
+			if err = checkControl("", string(k), ""); err == nil {
+				err = checkControl(string(k), string(v), "\t\r\n")
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return c.Next()
+}
+
 // requireSignIn sends signed-out visitors to the sign-in page, which
 // returns them here afterwards.
 func (s *Server) requireSignIn(c *fiber.Ctx) error {
@@ -347,6 +366,9 @@ func (s *Server) signUp(c *fiber.Ctx) error {
 		return fail(fiber.StatusBadRequest, fmt.Sprintf("Choose a password of at most %d characters.", maxPasswordLen))
 	case pw != confirm:
 		return fail(fiber.StatusBadRequest, "The two passwords do not match.")
+	}
+	if msg := weakPassword(pw, form.Email); msg != "" {
+		return fail(fiber.StatusBadRequest, msg)
 	}
 	var hash string
 	err := withPasswordSlot(c.UserContext(), func() (err error) {

@@ -201,13 +201,13 @@ func (s *Server) siteRoutes() {
 // Handler chains of the site, by what a route needs.
 func (s *Server) page(h fiber.Handler) []fiber.Handler { return []fiber.Handler{pageHeaders, h} }
 func (s *Server) form(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{pageHeaders, s.checkCSRF, h}
+	return []fiber.Handler{pageHeaders, checkFormText, s.checkCSRF, h}
 }
 func (s *Server) signedIn(h fiber.Handler) []fiber.Handler {
 	return []fiber.Handler{pageHeaders, s.requireSignIn, h}
 }
 func (s *Server) signedInForm(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{pageHeaders, s.requireSignIn, s.checkCSRF, h}
+	return []fiber.Handler{pageHeaders, checkFormText, s.requireSignIn, s.checkCSRF, h}
 }
 
 // pageHeaders sets what every site page needs. no-store because pages
