@@ -46,7 +46,7 @@ func TestSiteFormsRefuseControlCharacters(t *testing.T) {
 func TestSiteSignUpRefusesWeakPasswords(t *testing.T) {
 	t.Parallel()
 	env := newSiteEnv(t, Config{}, nil)
-	email := siteEmail("weak")
+	email := siteEmail("weakpasswords")
 	local, _, _ := strings.Cut(email, "@")
 	for _, tc := range []struct{ name, email, pw, message string }{
 		{"repeated character", email, "aaaaaaaaaa", "different characters"},
