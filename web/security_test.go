@@ -1,10 +1,16 @@
 package web
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Tests of the defects the security audit of issue 14 found; each names
@@ -68,4 +74,95 @@ func TestSiteSignUpRefusesWeakPasswords(t *testing.T) {
 	if n := len(commonPasswords); n < 1000 {
 		t.Fatalf("only %d common passwords embedded", n)
 	}
+}
+
+// parallelForms posts n forms at once, each from its own browser, and
+// counts the answers by status.
+func parallelForms(t *testing.T, env *siteEnv, n int, action string, fields func(i int) url.Values) map[int]int {
+	t.Helper()
+	pages := make([]sitePage, n)
+	browsers := make([]*siteBrowser, n)
+	forms := make([]url.Values, n)
+	for i := range n {
+		browsers[i] = env.browser(t)
+		forms[i] = fields(i)
+		forms[i].Set("csrf", browsers[i].get(action).csrf(t))
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { pages[i] = browsers[i].do("POST", action, forms[i]) })
+	}
+	wg.Wait()
+	counts := map[int]int{}
+	for _, p := range pages {
+		counts[p.status]++
+	}
+	return counts
+}
+
+// TestSiteSignInLockoutIsAtomic (issue 14, defect 1): the failure counter
+// was read before the password check and raised after it, so 40 parallel
+// wrong passwords for one e-mail were all checked against a limit of 10.
+func TestSiteSignInLockoutIsAtomic(t *testing.T) {
+	t.Parallel()
+	env := newSiteEnv(t, Config{}, nil)
+	email := siteEmail("lockout")
+	env.browser(t).mustSignUp(email)
+	counts := parallelForms(t, env, 40, "/signin", func(int) url.Values {
+		return url.Values{"email": {email}, "password": {"wrong password"}}
+	})
+	if counts[http.StatusUnauthorized] > signInMaxFailures || counts[http.StatusTooManyRequests] < 40-signInMaxFailures {
+		t.Fatalf("40 parallel wrong passwords: %v; want at most %d checked", counts, signInMaxFailures)
+	}
+	// The right password is refused too until the window ends.
+	wantStatus(t, env.browser(t).signIn(email, sitePassword), http.StatusTooManyRequests)
+}
+
+// TestSiteSignInFloodIsThrottled (issue 14, defect 5): 60 parallel
+// sign-ins with random e-mails each cost an argon2id hash, starving real
+// users. A per-address token bucket now refuses the flood before the hash.
+func TestSiteSignInFloodIsThrottled(t *testing.T) {
+	t.Parallel()
+	env := newSiteEnv(t, Config{}, nil)
+	counts := parallelForms(t, env, 60, "/signin", func(i int) url.Values {
+		return url.Values{"email": {siteEmail("flood")}, "password": {"wrong password"}}
+	})
+	if counts[http.StatusUnauthorized] > signInBucketBurst || counts[http.StatusTooManyRequests] < 60-signInBucketBurst {
+		t.Fatalf("60 parallel sign-ins from one address: %v; want at most %d hashed", counts, signInBucketBurst)
+	}
+}
+
+// TestSiteSignUpIsThrottled (issue 14, defect 3): 15 of 15 parallel
+// sign-ups from one address succeeded.
+func TestSiteSignUpIsThrottled(t *testing.T) {
+	t.Parallel()
+	env := newSiteEnv(t, Config{}, nil)
+	counts := parallelForms(t, env, 15, "/signup", func(i int) url.Values {
+		return url.Values{"email": {siteEmail("signups")}, "password": {sitePassword}, "confirm": {sitePassword}}
+	})
+	if counts[http.StatusSeeOther] > signUpPerClient.Limit || counts[http.StatusTooManyRequests] < 15-signUpPerClient.Limit {
+		t.Fatalf("15 parallel sign-ups from one address: %v; want at most %d", counts, signUpPerClient.Limit)
+	}
+}
+
+// TestSiteThrottlesFailClosed (issue 14, defect 15): with Redis down,
+// sign-in stayed open indefinitely. It now stays open for throttleGrace
+// and then answers 503.
+func TestSiteThrottlesFailClosed(t *testing.T) {
+	t.Parallel()
+	env := newSiteEnv(t, Config{}, nil)
+	email := siteEmail("down")
+	env.browser(t).mustSignUp(email)
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	t.Cleanup(func() { dead.Close() })
+	srv := New(Config{}, Deps{Store: env.st, Redis: dead, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock})
+	b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: env.browser(t).jar, header: http.Header{}}
+	wantStatus(t, b.signIn(email, "wrong password"), http.StatusUnauthorized) // the outage starts: open
+	mu.Lock()
+	now = now.Add(throttleGrace + time.Second)
+	mu.Unlock()
+	wantStatus(t, b.signIn(email, sitePassword), http.StatusServiceUnavailable)
 }

@@ -78,6 +78,7 @@ type Server struct {
 	dashboard queueDashboard // asynqmon, see admin.go
 	editions  editionCache   // corpus edition of cacheable responses, see cache.go
 	verifier  verifier       // quote index of POST /verify, see verify.go
+	throttle  throttleState  // sign-in and sign-up throttles' Redis health, see session.go
 }
 
 // New builds the server and its routes.

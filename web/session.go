@@ -12,16 +12,18 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/limits"
 )
 
 // Website sessions, and the sign-up, sign-in and sign-out that make and end
@@ -370,6 +372,23 @@ func (s *Server) signUp(c *fiber.Ctx) error {
 	if msg := weakPassword(pw, form.Email); msg != "" {
 		return fail(fiber.StatusBadRequest, msg)
 	}
+	ip := c.IP()
+	for _, th := range []func(context.Context) (bool, time.Duration, error){
+		func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, throttleName("signup-ip", ip), signUpPerClient)
+		},
+		func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, "signup-global", signUpGlobal)
+		},
+	} {
+		if err := s.throttled(c, th, "Too many accounts were created recently. Try again later."); err != nil {
+			if selah.ErrorCode(err) == selah.ERATELIMITED {
+				setRetryAfter(c, err)
+				return fail(fiber.StatusTooManyRequests, selah.ErrorMessage(err))
+			}
+			return err
+		}
+	}
 	var hash string
 	err := withPasswordSlot(c.UserContext(), func() (err error) {
 		hash, err = HashPassword(pw)
@@ -417,9 +436,31 @@ func (s *Server) signIn(c *fiber.Ctx) error {
 	if utf8.RuneCountInString(pw) > maxPasswordLen {
 		return fail(fiber.StatusUnauthorized, errBadCredentials)
 	}
-	limitKey := signInLimitKey(c.IP(), form.Email)
-	if s.signInBlocked(c, limitKey) {
-		return fail(fiber.StatusTooManyRequests, "Too many failed attempts to sign in. Wait 15 minutes and try again.")
+	ip := c.IP()
+	clientKey, emailKey := throttleName("signin", ip, store.NormalizeEmail(form.Email)), throttleName("signin-email", store.NormalizeEmail(form.Email))
+	busy := "Too many attempts to sign in from your network. Wait a minute and try again."
+	locked := "Too many failed attempts to sign in. Wait 15 minutes and try again."
+	for _, th := range []struct {
+		check func(context.Context) (bool, time.Duration, error)
+		msg   string
+	}{
+		{func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Bucket(ctx, throttleName("signin-ip", ip), signInBucketPerMinute, signInBucketBurst)
+		}, busy},
+		{func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, clientKey, signInPerClient)
+		}, locked},
+		{func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, emailKey, signInPerEmail)
+		}, locked},
+	} {
+		if err := s.throttled(c, th.check, th.msg); err != nil {
+			if selah.ErrorCode(err) == selah.ERATELIMITED {
+				setRetryAfter(c, err)
+				return fail(fiber.StatusTooManyRequests, selah.ErrorMessage(err))
+			}
+			return err
+		}
 	}
 	acct, hash, err := s.store.AccountForLogin(c.UserContext(), form.Email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -440,7 +481,6 @@ func (s *Server) signIn(c *fiber.Ctx) error {
 		return err
 	}
 	if !ok {
-		s.signInFailed(c, limitKey)
 		logger(c).Info("sign-in failed")
 		return fail(fiber.StatusUnauthorized, errBadCredentials)
 	}
@@ -448,7 +488,14 @@ func (s *Server) signIn(c *fiber.Ctx) error {
 		// The password was right, so saying this reveals nothing new.
 		return fail(fiber.StatusForbidden, "This account is disabled.")
 	}
-	s.signInSucceeded(c, limitKey)
+	// A success forgets the client's failures and gives back its own
+	// attempt of the e-mail's budget; the failures of others stay.
+	if err := s.limits.Reset(c.UserContext(), clientKey); err != nil {
+		logger(c).Warn("reset sign-in failures", slog.String("error", err.Error()))
+	}
+	if err := s.limits.Undo(c.UserContext(), emailKey); err != nil {
+		logger(c).Warn("undo sign-in attempt", slog.String("error", err.Error()))
+	}
 	if err := s.startSession(c, acct); err != nil {
 		return err
 	}
@@ -481,7 +528,9 @@ func orDefault(s, def string) string {
 // memory.
 var passwordSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-const passwordSlotWait = 10 * time.Second
+// passwordSlotWait is short: the per-address bucket keeps floods out, so
+// a request that still finds every slot busy is better told at once.
+const passwordSlotWait = 2 * time.Second
 
 func withPasswordSlot(ctx context.Context, f func() error) error {
 	t := time.NewTimer(passwordSlotWait)
@@ -508,48 +557,83 @@ var dummyHash = sync.OnceValue(func() string {
 	return h
 })
 
-// signInLimitKey names the failure counter of a client and email; it is a
-// hash so that Redis holds no email addresses.
-func signInLimitKey(ip, email string) string {
-	sum := sha256.Sum256([]byte(ip + "\x00" + store.NormalizeEmail(email)))
-	return "selah:signin:" + hex.EncodeToString(sum[:16])
+// throttleName names a throttle by a hash of its parts, so that Redis
+// holds no e-mail or client addresses.
+func throttleName(kind string, parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return kind + ":" + hex.EncodeToString(sum[:16])
 }
 
-// signInBlocked reports whether the client has used up its failures. When
-// Redis cannot be asked, sign-in stays open: argon2id already makes
-// guessing slow, and locking everyone out would be worse.
-func (s *Server) signInBlocked(c *fiber.Ctx, key string) bool {
-	if s.redis == nil {
-		return false
-	}
-	n, err := s.redis.Get(c.UserContext(), key).Int()
-	if err != nil && !errors.Is(err, redis.Nil) {
-		logger(c).Warn("sign-in limit unavailable", slog.String("error", err.Error()))
-		return false
-	}
-	return n >= signInMaxFailures
+// throttleState tracks how long the throttles' Redis has been failing.
+type throttleState struct {
+	downSince atomic.Int64 // unix ns of the first failure of the outage; 0 when up
 }
 
-func (s *Server) signInFailed(c *fiber.Ctx, key string) {
-	if s.redis == nil {
-		return
-	}
-	_, err := s.redis.TxPipelined(c.UserContext(), func(p redis.Pipeliner) error {
-		p.Incr(c.UserContext(), key)
-		p.ExpireNX(c.UserContext(), key, signInWindow)
+// throttleGrace is how long the sign-in and sign-up throttles stay open
+// while Redis cannot be asked: a blip must not lock everyone out, but an
+// outage must not leave sign-in unthrottled either (argon2id alone let a
+// flood starve real users). After it they fail closed with 503.
+const throttleGrace = 30 * time.Second
+
+// throttleErr turns a Redis failure of a throttle into nil (fail open,
+// within throttleGrace of the outage's start) or a 503.
+func (s *Server) throttleErr(c *fiber.Ctx, err error) error {
+	now := s.now().UnixNano()
+	s.throttle.downSince.CompareAndSwap(0, now)
+	if time.Duration(now-s.throttle.downSince.Load()) < throttleGrace {
+		logger(c).Warn("throttle unavailable, open during grace", slog.String("error", err.Error()))
 		return nil
-	})
-	if err != nil {
-		logger(c).Warn("count failed sign-in", slog.String("error", err.Error()))
 	}
+	logger(c).Error("throttle unavailable, failing closed", slog.String("error", err.Error()))
+	return &selah.Error{Code: selah.EUNAVAILABLE, Message: "Signing in and up is unavailable right now. Try again shortly.", RetryAfter: 5}
 }
 
-func (s *Server) signInSucceeded(c *fiber.Ctx, key string) {
-	if s.redis == nil {
-		return
+// throttled runs one throttle check: nil to go on, a *selah.Error 429
+// (EFORBIDDEN-free, rendered on the form by the caller) when refused, or a
+// 503 when Redis has been down past the grace.
+func (s *Server) throttled(c *fiber.Ctx, check func(ctx context.Context) (bool, time.Duration, error), msg string) error {
+	ok, retry, err := check(c.UserContext())
+	if err != nil {
+		return s.throttleErr(c, err)
 	}
-	if err := s.redis.Del(c.UserContext(), key).Err(); err != nil {
-		logger(c).Warn("reset sign-in failures", slog.String("error", err.Error()))
+	s.throttle.downSince.Store(0)
+	if ok {
+		return nil
+	}
+	return &selah.Error{Code: selah.ERATELIMITED, Message: msg, RetryAfter: max(1, int((retry+time.Second-1)/time.Second))}
+}
+
+// Sign-in and sign-up throttles (issue 14). Every check reserves before
+// the work, atomically, so parallel requests cannot overrun a limit.
+var (
+	// signInPerClient: failures of one client address and e-mail; the
+	// classic lockout, reset by a successful sign-in.
+	signInPerClient = limits.Budget{Limit: signInMaxFailures, Window: signInWindow}
+	// signInPerEmail: failures for one e-mail from all addresses, so a
+	// botnet cannot spread guesses over addresses. It is larger, so one
+	// attacker cannot lock a user out alone; a success gives back its own
+	// attempt only.
+	signInPerEmail = limits.Budget{Limit: 5 * signInMaxFailures, Window: signInWindow}
+	// signUpPerClient and signUpGlobal: every account brings its own free
+	// quota, so accounts are throttled per client address and overall.
+	signUpPerClient = limits.Budget{Limit: 5, Window: time.Hour}
+	signUpGlobal    = limits.Budget{Limit: 60, Window: time.Minute}
+)
+
+// Password attempts per client address: a token bucket in front of the
+// argon2id slots, so a flood from one address is refused before it costs
+// a hash and real users keep their slots.
+const (
+	signInBucketPerMinute = 20
+	signInBucketBurst     = 10
+)
+
+// setRetryAfter copies a refusal's Retry-After to the response of a page
+// that renders the refusal itself.
+func setRetryAfter(c *fiber.Ctx, err error) {
+	var ae *selah.Error
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 	}
 }
 

@@ -381,7 +381,8 @@ func TestSiteSignInLimited(t *testing.T) {
 	b := env.browser(t)
 
 	wantStatus(t, b.signIn(email, "wrong password"), http.StatusUnauthorized)
-	key := signInLimitKey("0.0.0.0", email) // the address app.Test requests come from
+	// the address app.Test requests come from
+	key := "selah:limits:throttle:" + throttleName("signin", "0.0.0.0", store.NormalizeEmail(email))
 	if n, err := env.srv.redis.Get(context.Background(), key).Int(); err != nil || n != 1 {
 		t.Fatalf("failure count = %d, %v; want 1", n, err)
 	}
