@@ -166,3 +166,41 @@ func TestSiteThrottlesFailClosed(t *testing.T) {
 	mu.Unlock()
 	wantStatus(t, b.signIn(email, sitePassword), http.StatusServiceUnavailable)
 }
+
+// TestForwardedHeadersOnlyFromTrustedProxies (issue 14, defects 2 and 10):
+// the client address was the socket peer, so behind an Ingress every
+// visitor shared one address; and X-Forwarded-Host from any client steered
+// the canonical links. Forwarded headers now count from TrustedProxies
+// only.
+func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
+	// app.Test requests come from 0.0.0.0.
+	trusted := newSiteEnv(t, Config{TrustedProxies: []string{"0.0.0.0/32"}}, nil)
+	untrusted := newSiteEnv(t, Config{}, nil)
+	signUpFrom := func(env *siteEnv, ip string) int {
+		b := env.browser(t)
+		b.header.Set("X-Forwarded-For", ip)
+		return b.signUp(siteEmail("proxied"), sitePassword).status
+	}
+	for range signUpPerClient.Limit {
+		if st := signUpFrom(trusted, "203.0.113.1"); st != http.StatusSeeOther {
+			t.Fatalf("sign-up behind a trusted proxy: %d", st)
+		}
+		if st := signUpFrom(untrusted, "203.0.113.1"); st != http.StatusSeeOther {
+			t.Fatalf("sign-up: %d", st)
+		}
+	}
+	if st := signUpFrom(trusted, "203.0.113.2"); st != http.StatusSeeOther {
+		t.Fatalf("another visitor behind the trusted proxy: %d, want its own allowance", st)
+	}
+	if st := signUpFrom(untrusted, "203.0.113.2"); st != http.StatusTooManyRequests {
+		t.Fatalf("a forged X-Forwarded-For from an untrusted peer: %d, want it ignored (429)", st)
+	}
+
+	b := untrusted.browser(t)
+	b.header.Set("X-Forwarded-Host", "evil.example")
+	b.header.Set("X-Forwarded-Proto", "https")
+	if p := b.get("/"); strings.Contains(p.body, "evil.example") {
+		t.Fatal("an untrusted X-Forwarded-Host steered the page's links")
+	}
+}

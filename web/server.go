@@ -38,6 +38,12 @@ type Config struct {
 	// DefaultChatMessagesPerDay, DefaultChatMessagesPerAddressPerDay,
 	// DefaultReportsPerHour; see chat.go and reports.go).
 	ChatMessagesPerDay, ChatMessagesPerAddressPerDay, ReportsPerHour int
+	// TrustedProxies are the addresses or CIDRs of the reverse proxies in
+	// front of the server. Only a request whose peer is one of them has
+	// its X-Forwarded-For (client address), X-Forwarded-Host and
+	// X-Forwarded-Proto believed; empty trusts no one, and the client
+	// address is the socket peer.
+	TrustedProxies []string
 	// SearchTimeout and AskTimeout are the deadlines of search and ask
 	// jobs, after which the caller gets 504 timeout (defaults 10s, 25s).
 	SearchTimeout, AskTimeout time.Duration
@@ -125,6 +131,13 @@ func New(cfg Config, deps Deps) *Server {
 		// not views into fasthttp's reused buffers: metrics labels, the
 		// request id in logs and job ids outlive the handler.
 		Immutable: true,
+		// Forwarded headers are believed from TrustedProxies only (none by
+		// default): the client address keys sign-in lockouts and the
+		// anonymous Ask quota, the forwarded host the canonical links.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          cfg.TrustedProxies,
+		ProxyHeader:             fiber.HeaderXForwardedFor,
+		EnableIPValidation:      true,
 	})
 	s.useContractCheck() // tests only, see openapi.go
 	s.routes()

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -36,6 +39,11 @@ type config struct {
 	AskTimeout    time.Duration
 	// The website chat's quotas and the report throttle (web.Config).
 	ChatPerDay, ChatPerAddressPerDay, ReportsPerHour int
+	// TrustedProxies (TRUSTED_PROXIES) are comma-separated addresses or
+	// CIDRs of reverse proxies; Environment (SELAH_ENV) is "production" or
+	// anything else (development).
+	TrustedProxies string
+	Environment    string
 }
 
 func env(name, def string) string {
@@ -74,6 +82,10 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 	f.IntVar(&c.Port, "port", envInt("PORT", 8080), "HTTP port (env PORT)")
 	f.StringVar(&c.Addr, "addr", env("ADDR", ""), "bind address (env ADDR; default 127.0.0.1:$PORT)")
 	f.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the website, for canonical links (env PUBLIC_URL)")
+	f.StringVar(&c.TrustedProxies, "trusted-proxies", env("TRUSTED_PROXIES", ""),
+		"comma-separated addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed (env TRUSTED_PROXIES; default none)")
+	f.StringVar(&c.Environment, "env", env("SELAH_ENV", "development"),
+		"production or development; production requires PUBLIC_URL (env SELAH_ENV)")
 	f.DurationVar(&c.SearchTimeout, "search-timeout", envDuration("SEARCH_TIMEOUT", 10*time.Second),
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
 	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
@@ -97,6 +109,38 @@ func (c *config) bindWorker(cmd *cobra.Command) {
 		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
 	f.DurationVar(&c.PollInterval, "poll-interval", envDuration("WORKER_POLL_INTERVAL", 0),
 		"how often an idle worker looks for jobs (env WORKER_POLL_INTERVAL; default 2ms, see worker.Config)")
+}
+
+// production reports whether SELAH_ENV says this is a production
+// deployment.
+func (c *config) production() bool { return strings.EqualFold(c.Environment, "production") }
+
+// trustedProxies parses TRUSTED_PROXIES; a malformed entry is an error
+// naming the variable, so a typo cannot silently trust no one (or anyone).
+func (c *config) trustedProxies() ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(c.TrustedProxies, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				return nil, fmt.Errorf("TRUSTED_PROXIES: %q is neither an IP address nor a CIDR", p)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// checkWeb refuses settings a web process must not start with.
+func (c *config) checkWeb() error {
+	if c.production() && c.PublicURL == "" {
+		return errors.New("SELAH_ENV=production requires PUBLIC_URL (the site's https:// base URL for canonical links)")
+	}
+	_, err := c.trustedProxies()
+	return err
 }
 
 func (c *config) listenAddr() string {

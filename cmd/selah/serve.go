@@ -92,6 +92,11 @@ func migrateIfBehind(ctx context.Context, st *store.Store, log *slog.Logger) err
 // request is cut off; the worker then finishes its jobs.
 func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 	log := cfg.logger()
+	if withWeb {
+		if err := cfg.checkWeb(); err != nil {
+			return err
+		}
+	}
 	st, err := cfg.openStore(ctx)
 	if err != nil {
 		return err
@@ -137,8 +142,10 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 			return err
 		}
 		defer q.Close()
+		proxies, _ := cfg.trustedProxies() // checked by checkWeb
 		srv = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL, SearchTimeout: cfg.SearchTimeout, AskTimeout: cfg.AskTimeout,
-			ChatMessagesPerDay: cfg.ChatPerDay, ChatMessagesPerAddressPerDay: cfg.ChatPerAddressPerDay, ReportsPerHour: cfg.ReportsPerHour},
+			ChatMessagesPerDay: cfg.ChatPerDay, ChatMessagesPerAddressPerDay: cfg.ChatPerAddressPerDay, ReportsPerHour: cfg.ReportsPerHour,
+			TrustedProxies: proxies},
 			web.Deps{Store: st, Redis: rc, Logger: log, Queue: q, Gatherers: gatherers})
 		ln, err := net.Listen("tcp", cfg.listenAddr())
 		if err != nil {
