@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -87,6 +88,7 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 		Plan:      kp.Account.Plan,
 	})
 	c.Locals(localLogger, logger(c).With(slog.String("keyId", kp.Key.ID), slog.Int64("accountId", kp.Account.ID)))
+	c.SetUserContext(WithJobScope(c.UserContext(), "acct"+strconv.FormatInt(kp.Account.ID, 10)))
 	s.touches.touch(kp.Key.ID, kp.Key.LastUsedAt, now)
 	return c.Next()
 }

@@ -120,7 +120,27 @@ func (q *Queue) workersAlive(ctx context.Context, queue string) (bool, error) {
 	return n > 0, nil
 }
 
-// Run enqueues args as a job with the request id as task id, no retries and
+type jobScopeKey struct{}
+
+// WithJobScope returns ctx under which Run names jobs within scope (an
+// account, or the anonymous website): the task id is scope and request id
+// together, so two callers sending the same X-Request-Id never collide.
+// The client's request id stays in the job's header for correlation only.
+func WithJobScope(ctx context.Context, scope string) context.Context {
+	return context.WithValue(ctx, jobScopeKey{}, scope)
+}
+
+// jobID is the Asynq task id of the request's job.
+func jobID(ctx context.Context, requestID string) string {
+	scope, _ := ctx.Value(jobScopeKey{}).(string)
+	if scope == "" {
+		scope = "anon"
+	}
+	return scope + ":" + requestID
+}
+
+// Run enqueues args as a job with the (scoped, see WithJobScope) request
+// id as task id, no retries and
 // the given deadline, then waits for its result. Outcomes: the worker's
 // body; the worker's application error; ETIMEOUT at the deadline;
 // EWORKERSUNAVAILABLE at once when no worker serves the queue.
@@ -158,21 +178,23 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 	}()
 
 	task := asynq.NewTask(queue, payload)
+	taskID := jobID(ctx, requestID)
 	_, err = q.client.EnqueueContext(ctx, task,
-		asynq.TaskID(requestID), asynq.Queue(queue), asynq.MaxRetry(0),
+		asynq.TaskID(taskID), asynq.Queue(queue), asynq.MaxRetry(0),
 		// The job's own deadline travels in the envelope and ends the
 		// handler's context; asynq's lease only needs to outlast it. Were
 		// asynq's deadline the one to fire, it would archive the task.
 		asynq.Deadline(deadline.Add(leaseMargin)))
 	if err != nil {
 		if errors.Is(err, asynq.ErrTaskIDConflict) {
-			return nil, selah.Errorf(selah.ECONFLICT, "A request with this X-Request-Id is already in progress.")
+			// Only the same caller can collide: job ids are scoped.
+			return nil, selah.Errorf(selah.ECONFLICT, "A request of yours with this X-Request-Id is already in progress.")
 		}
 		return nil, fmt.Errorf("web: enqueue %s: %w", queue, err)
 	}
 
 	start := time.Now()
-	body, err := wait(ctx, q, ch, queue, requestID, deadline, timeout)
+	body, err := wait(ctx, q, ch, queue, taskID, deadline, timeout)
 	outcome := "ok"
 	if err != nil {
 		outcome = selah.ErrorCode(err)

@@ -248,6 +248,12 @@ func TestSlowJobTimesOut(t *testing.T) {
 	if res := send(t, env.srv, postSearch(key, `{"query":"again"}`, id)); res.StatusCode != 409 || errorOf(t, res).Code != selah.ECONFLICT {
 		t.Fatalf("reused id while the first job runs: %d", res.StatusCode)
 	}
+	// Issue 14 (9): job ids are scoped by account, so another account
+	// sending the same X-Request-Id at the same time is served.
+	other := env.key(t, store.PlanInternal)
+	if res := send(t, env.srv, postSearch(other, `{"query":"mine"}`, id)); res.StatusCode != 200 || decodeSearch(t, res).Query != "mine" {
+		t.Fatalf("another account with the same request id: %d", res.StatusCode)
+	}
 	close(release) // the slow job now publishes its late result
 	for i := 0; ; i++ {
 		res := send(t, env.srv, postSearch(key, `{"query":"again"}`, id))

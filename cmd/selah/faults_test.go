@@ -280,7 +280,12 @@ func TestFaultWorkerKilledMidJob(t *testing.T) {
 			t.Fatalf("ask after the worker died: %d %s", r.Status, r.Raw)
 		}
 	}
-	reqID := r.Header.Get("X-Request-Id")
+	// Job ids are scoped by account (issue 14, defect 9).
+	var acct int64
+	if err := s.st.Pool().QueryRow(context.Background(), `SELECT max(id) FROM accounts`).Scan(&acct); err != nil {
+		t.Fatal(err)
+	}
+	reqID := fmt.Sprintf("acct%d:%s", acct, r.Header.Get("X-Request-Id"))
 	insp := asynq.NewInspectorFromRedisClient(s.rc)
 	info, err := insp.GetTaskInfo("ask", reqID)
 	if err != nil {
