@@ -69,11 +69,23 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 	if _, err := apikey.Parse(key); err != nil {
 		return errInvalidKey
 	}
-	kp, err := s.lookupKey(c.UserContext(), [32]byte(apikey.Hash(key)))
-	if err != nil {
-		return err
+	hash := [32]byte(apikey.Hash(key))
+	kp, cached := s.keys.get(hash)
+	if !cached {
+		// Every uncached key costs a Postgres lookup; a client that has
+		// sent too many unknown keys is refused before it (issue 14: a
+		// flood of made-up keys slowed everyone's valid ones).
+		if err := s.badKeyThrottle(c, 0); err != nil {
+			return err
+		}
+		if kp, err = s.lookupKey(c.UserContext(), hash); err != nil {
+			return err
+		}
 	}
 	if kp == nil {
+		if err := s.badKeyThrottle(c, 1); err != nil {
+			return err
+		}
 		return errInvalidKey
 	}
 	now := s.now()
@@ -91,6 +103,29 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 	c.SetUserContext(WithJobScope(c.UserContext(), "acct"+strconv.FormatInt(kp.Account.ID, 10)))
 	s.touches.touch(kp.Key.ID, kp.Key.LastUsedAt, now)
 	return c.Next()
+}
+
+// Unknown API keys per client address: a burst, then one a second.
+const (
+	badKeysPerMinute = 60
+	badKeysBurst     = 30
+)
+
+// badKeyThrottle takes n tokens (0 only looks) of the client address's
+// unknown-key bucket and refuses with 429 rate_limited when it is empty.
+// If Redis cannot be asked the request goes on: the key lookup itself
+// still works, and the API's own limits fail closed.
+func (s *Server) badKeyThrottle(c *fiber.Ctx, n int) error {
+	ok, retry, err := s.limits.BucketN(c.UserContext(), throttleName("badkey", c.IP()), badKeysPerMinute, badKeysBurst, n)
+	if err != nil {
+		logger(c).Warn("unknown-key throttle unavailable", slog.String("error", err.Error()))
+		return nil
+	}
+	if ok {
+		return nil
+	}
+	return &selah.Error{Code: selah.ERATELIMITED, RetryAfter: max(1, int((retry+time.Second-1)/time.Second)),
+		Message: "Too many requests with unknown API keys from your address. Check the key and retry later."}
 }
 
 // bearerToken returns the token of an Authorization header; the scheme is
@@ -180,7 +215,9 @@ func (kc *keyCache) get(h [32]byte) (*store.KeyPrincipal, bool) {
 }
 
 // put stores a lookup. When the cache is full it first drops expired
-// entries; if it is still full the lookup is simply not cached.
+// entries. A known key then displaces an unknown one, so a flood of
+// made-up keys can never keep valid keys out of the cache; an unknown key
+// is simply not cached when there is still no room.
 func (kc *keyCache) put(h [32]byte, kp *store.KeyPrincipal) {
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
@@ -189,6 +226,14 @@ func (kc *keyCache) put(h [32]byte, kp *store.KeyPrincipal) {
 		for k, e := range kc.m {
 			if !now.Before(e.until) {
 				delete(kc.m, k)
+			}
+		}
+		if len(kc.m) >= kc.max && kp != nil {
+			for k, e := range kc.m {
+				if e.kp == nil {
+					delete(kc.m, k)
+					break
+				}
 			}
 		}
 		if len(kc.m) >= kc.max {

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/apikey"
 )
 
 // Tests of the defects the security audit of issue 14 found; each names
@@ -202,5 +205,47 @@ func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 	b.header.Set("X-Forwarded-Proto", "https")
 	if p := b.get("/"); strings.Contains(p.body, "evil.example") {
 		t.Fatal("an untrusted X-Forwarded-Host steered the page's links")
+	}
+}
+
+// TestUnknownKeyFloodIsThrottled (issue 14, defect 11): every checksum-valid
+// random key cost a Postgres lookup, without limit. Unknown keys are now
+// counted per client address; past the burst the address gets 429 before
+// any lookup, while valid keys go on.
+func TestUnknownKeyFloodIsThrottled(t *testing.T) {
+	t.Parallel()
+	env := newLimitsEnv(t, 1, nil)
+	srv := env.servers[0]
+	_, good := env.key(t, store.PlanInternal)
+	// A cached valid key skips the throttle.
+	if res := send(t, srv, apiRequest("GET", john316, good)); res.StatusCode != 200 {
+		t.Fatalf("valid key: %d", res.StatusCode)
+	}
+	counts := map[int]int{}
+	for range badKeysBurst + 10 {
+		k, err := apikey.Generate(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := send(t, srv, apiRequest("GET", john316, k))
+		counts[res.StatusCode]++
+	}
+	if counts[401] != badKeysBurst || counts[429] != 10 {
+		t.Fatalf("%d made-up keys from one address: %v; want %d 401 then 429", badKeysBurst+10, counts, badKeysBurst)
+	}
+}
+
+// TestKeyCacheKeepsValidKeys (issue 14, defect 11): a cache full of
+// unknown keys refused to cache valid ones; a valid key now displaces an
+// unknown one.
+func TestKeyCacheKeepsValidKeys(t *testing.T) {
+	t.Parallel()
+	kc := newKeyCache(keyCacheTTL, 4)
+	for i := range 4 {
+		kc.put([32]byte{byte(i)}, nil)
+	}
+	kc.put([32]byte{9}, &store.KeyPrincipal{})
+	if kp, ok := kc.get([32]byte{9}); !ok || kp == nil || kc.len() != 4 {
+		t.Fatalf("valid key not cached in a cache full of unknown keys (len %d)", kc.len())
 	}
 }

@@ -77,9 +77,18 @@ func (e *Engine) Reset(ctx context.Context, name string) error {
 // minute with a burst of burst (a GCRA, as the API's rate limit). It
 // reports whether a token was there and, when not, when the next one is.
 func (e *Engine) Bucket(ctx context.Context, name string, perMinute, burst int) (bool, time.Duration, error) {
-	res, err := e.rate.Allow(ctx, e.throttleKey(name), redis_rate.Limit{Rate: perMinute, Burst: burst, Period: time.Minute})
+	return e.BucketN(ctx, name, perMinute, burst, 1)
+}
+
+// BucketN is Bucket taking n tokens; n = 0 only reports whether a token
+// is there.
+func (e *Engine) BucketN(ctx context.Context, name string, perMinute, burst, n int) (bool, time.Duration, error) {
+	res, err := e.rate.AllowN(ctx, e.throttleKey(name), redis_rate.Limit{Rate: perMinute, Burst: burst, Period: time.Minute}, n)
 	if err != nil {
 		return false, 0, fmt.Errorf("limits: bucket %s: %w", name, err)
+	}
+	if n == 0 {
+		return res.Remaining > 0, max(res.RetryAfter, 0), nil
 	}
 	return res.Allowed > 0, max(res.RetryAfter, 0), nil
 }
