@@ -528,9 +528,10 @@ func orDefault(s, def string) string {
 // memory.
 var passwordSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-// passwordSlotWait is short: the per-address bucket keeps floods out, so
-// a request that still finds every slot busy is better told at once.
-const passwordSlotWait = 2 * time.Second
+// passwordSlotWait is shorter than it was (10 s): the per-address bucket
+// keeps floods out, so a request that still finds every slot busy is
+// better told soon.
+const passwordSlotWait = 5 * time.Second
 
 func withPasswordSlot(ctx context.Context, f func() error) error {
 	t := time.NewTimer(passwordSlotWait)

@@ -454,7 +454,7 @@ func TestSiteCookiesSecure(t *testing.T) {
 		{"https public URL", "https://selah.example", "", true},
 		{"behind a TLS proxy", "", "https", true},
 	}
-	env := newSiteEnv(t, Config{}, nil)
+	env := newSiteEnv(t, Config{TrustedProxies: []string{"0.0.0.0/32"}}, nil) // X-Forwarded-Proto from a trusted proxy (app.Test: 0.0.0.0)
 	env.browser(t).mustSignUp(email)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
