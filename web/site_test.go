@@ -454,11 +454,13 @@ func TestSiteCookiesSecure(t *testing.T) {
 		{"https public URL", "https://selah.example", "", true},
 		{"behind a TLS proxy", "", "https", true},
 	}
-	env := newSiteEnv(t, Config{TrustedProxies: []string{"0.0.0.0/32"}}, nil) // X-Forwarded-Proto from a trusted proxy (app.Test: 0.0.0.0)
+	env := newSiteEnv(t, Config{}, nil)
 	env.browser(t).mustSignUp(email)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := New(Config{PublicURL: tc.publicURL}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log})
+			// X-Forwarded-Proto counts from a trusted proxy only (app.Test
+			// requests come from 0.0.0.0).
+			srv := New(Config{PublicURL: tc.publicURL, TrustedProxies: []string{"0.0.0.0/32"}}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log})
 			jar, _ := cookiejar.New(nil)
 			b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: jar, header: http.Header{}}
 			if tc.proto != "" {
