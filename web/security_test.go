@@ -222,6 +222,7 @@ func TestUnknownKeyFloodIsThrottled(t *testing.T) {
 		t.Fatalf("valid key: %d", res.StatusCode)
 	}
 	counts := map[int]int{}
+	start := time.Now()
 	for range badKeysBurst + 10 {
 		k, err := apikey.Generate(false)
 		if err != nil {
@@ -230,7 +231,10 @@ func TestUnknownKeyFloodIsThrottled(t *testing.T) {
 		res := send(t, srv, apiRequest("GET", john316, k))
 		counts[res.StatusCode]++
 	}
-	if counts[401] != badKeysBurst || counts[429] != 10 {
+	// The bucket refills one token a second, so a slow run (the race
+	// detector on a loaded machine) may admit one more 401 per second spent.
+	refill := int(time.Since(start)/time.Second) + 1
+	if counts[401] < badKeysBurst || counts[401] > badKeysBurst+refill || counts[401]+counts[429] != badKeysBurst+10 {
 		t.Fatalf("%d made-up keys from one address: %v; want %d 401 then 429", badKeysBurst+10, counts, badKeysBurst)
 	}
 }
