@@ -336,7 +336,14 @@ func TestFaultSlowGenerator(t *testing.T) {
 	w.kill()
 	startProc(t, "worker2", append(env, "OPENAI_CHAT_TIMEOUT=60s"), "worker")
 	time.Sleep(3500 * time.Millisecond) // the killed worker's heartbeat lapses
-	r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+	// worker2 may still be loading its indexes: until its first heartbeat
+	// an Ask is refused at once (503, uncharged), so ask again until it runs.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		if r.code() != "workers_unavailable" || time.Now().After(deadline) {
+			break
+		}
+	}
 	wantJSONError(t, "ask past its deadline", r, 504, "timeout")
 	if left := quotaLeft(t, r); left != 9 {
 		t.Fatalf("a timed-out ask was charged: %d left", left)
