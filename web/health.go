@@ -2,10 +2,14 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/worker/tasks"
@@ -72,10 +76,12 @@ func (s *Server) health(c *fiber.Ctx) error {
 	return c.Status(status).JSON(res)
 }
 
-// ReadyResponse is the body of GET /readyz.
+// ReadyResponse is the body of GET /readyz on the operations listener
+// (OpsHandler). The public port answers with Status alone: which
+// dependency is down, and how fast each answers, is for operators.
 type ReadyResponse struct {
 	Status string           `json:"status"` // "ready" or "not_ready"
-	Checks map[string]Check `json:"checks"`
+	Checks map[string]Check `json:"checks,omitempty"`
 }
 
 // livez answers 200 while the process can serve at all; orchestrators
@@ -85,12 +91,19 @@ func (s *Server) livez(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "alive"})
 }
 
-// readyz answers 200 when this process should get traffic: it is not
-// draining, Postgres and Redis answer, and workers serve both job queues
-// (without them search and ask would only give 503s). Otherwise 503 with
-// the checks that failed, so a load balancer takes it out of rotation.
+// readyz is the public port's readiness: the same decision as the
+// operations listener's, 200 or 503, without the checks behind it.
+// Probes and load balancers read only the status code.
 func (s *Server) readyz(c *fiber.Ctx) error {
-	ctx := c.UserContext()
+	res, status := s.readiness(c.UserContext())
+	return c.Status(status).JSON(ReadyResponse{Status: res.Status})
+}
+
+// readiness decides whether this process should get traffic: it is not
+// draining, Postgres and Redis answer, and workers serve both job queues
+// (without them search and ask would only give 503s). Otherwise 503, so a
+// load balancer takes it out of rotation.
+func (s *Server) readiness(ctx context.Context) (ReadyResponse, int) {
 	res := ReadyResponse{Status: "ready", Checks: map[string]Check{}}
 	if s.draining.Load() {
 		res.Checks["draining"] = Check{Status: "down", Error: "shutting down"}
@@ -109,13 +122,37 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 			return err
 		})
 	}
-	status := fiber.StatusOK
+	status := http.StatusOK
 	for _, ch := range res.Checks {
 		if ch.Status != "ok" {
-			res.Status, status = "not_ready", fiber.StatusServiceUnavailable
+			res.Status, status = "not_ready", http.StatusServiceUnavailable
 		}
 	}
-	return c.Status(status).JSON(res)
+	return res, status
+}
+
+// OpsHandler serves the operator endpoints on a listener of their own
+// (METRICS_ADDR), never on the public port: /livez, /readyz with each
+// check, and /metrics with the server's metrics and Deps.Gatherers. It is
+// the web counterpart of worker.HealthHandler.
+func (s *Server) OpsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /livez", func(rw http.ResponseWriter, _ *http.Request) {
+		writeJSON(rw, http.StatusOK, map[string]string{"status": "alive"})
+	})
+	mux.HandleFunc("GET /readyz", func(rw http.ResponseWriter, r *http.Request) {
+		res, status := s.readiness(r.Context())
+		writeJSON(rw, status, res)
+	})
+	g := append(prometheus.Gatherers{s.metrics.registry}, s.gatherers...)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+	return mux
+}
+
+func writeJSON(rw http.ResponseWriter, status int, v any) {
+	rw.Header().Set("Content-Type", "application/json")
+	rw.WriteHeader(status)
+	json.NewEncoder(rw).Encode(v)
 }
 
 var errNoWorkers = errors.New("no live workers")

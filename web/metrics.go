@@ -4,11 +4,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
@@ -46,12 +43,3 @@ func (m *metrics) observeRequest(method, route string, status int, d time.Durati
 }
 
 func (m *metrics) rejected(reason string) { m.rejections.WithLabelValues(reason).Inc() }
-
-// metricsHandler serves the process's metrics in the Prometheus text
-// format: the server's own and those of extra (the worker's, when one
-// runs in this process).
-func (s *Server) metricsHandler(extra []prometheus.Gatherer) fiber.Handler {
-	g := prometheus.Gatherers{s.metrics.registry}
-	g = append(g, extra...)
-	return adaptor.HTTPHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
-}

@@ -15,9 +15,11 @@ import (
 	"github.com/selahdev/selah/worker/tasks"
 )
 
-// TestOperations: the metrics a team watches are exported, every log line
-// of a request carries its id and none carries key material, readiness
-// fails while draining, and the queue dashboard is for administrators.
+// TestOperations: the metrics a team watches are exported on the
+// operations listener (OpsHandler) and not on the public port, whose
+// /readyz says only ready or not (issue 14, defect 16); every log line of
+// a request carries its id and none carries key material; readiness fails
+// while draining.
 func TestOperations(t *testing.T) {
 	logs := &siteLogs{}
 	env := newQueueEnv(t, Config{})
@@ -29,9 +31,9 @@ func TestOperations(t *testing.T) {
 	if res := send(t, env.srv, apiRequest("GET", "/livez", "")); res.StatusCode != 200 {
 		t.Fatalf("livez: %d", res.StatusCode)
 	}
-	if res := send(t, env.srv, apiRequest("GET", "/readyz", "")); res.StatusCode != 200 {
-		t.Fatalf("readyz: %d", res.StatusCode)
-	}
+	ops := httptest.NewServer(env.srv.OpsHandler())
+	defer ops.Close()
+	wantReadyz(t, send(t, env.srv, apiRequest("GET", "/readyz", "")), ops.URL, 200, "ready")
 	send(t, env.srv, postSearch(key, `{"query":"grace"}`, ""))
 	send(t, env.srv, postAsk(key, `{"question":"How can I stop worrying?"}`))
 	for range 5 { // the free plan's 5 a minute are spent: rate_limited
@@ -39,8 +41,17 @@ func TestOperations(t *testing.T) {
 	}
 	send(t, env.srv, apiRequest("GET", john316, "svc_live_"+strings.Repeat("A", 49)))
 
-	res := send(t, env.srv, apiRequest("GET", "/metrics", ""))
+	req := apiRequest("GET", "/metrics", "")
+	req.Header.Set("Accept", "application/json")
+	if res := send(t, env.srv, req); res.StatusCode != 404 || errorOf(t, res).Code != "not_found" {
+		t.Fatalf("public /metrics: %d, want 404 not_found", res.StatusCode)
+	}
+	res, err := http.Get(ops.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
 	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
 	for _, m := range []string{
 		`selah_http_request_duration_seconds_count{method="POST",route="/api/v1/search",status="200"}`,
 		`selah_limiter_rejections_total{reason="rate_limited"}`,
@@ -94,11 +105,35 @@ func TestOperations(t *testing.T) {
 
 	// Draining: still serving, but out of rotation.
 	env.srv.Drain()
-	if res := send(t, env.srv, apiRequest("GET", "/readyz", "")); res.StatusCode != 503 {
-		t.Fatalf("readyz while draining: %d", res.StatusCode)
-	}
+	wantReadyz(t, send(t, env.srv, apiRequest("GET", "/readyz", "")), ops.URL, 503, "not_ready", "draining")
 	if res := send(t, env.srv, apiRequest("GET", "/livez", "")); res.StatusCode != 200 {
 		t.Fatalf("livez while draining: %d", res.StatusCode)
+	}
+}
+
+// wantReadyz checks a public /readyz answer, which must hold the status
+// and nothing else, against the operations listener's at ops, which must
+// have the same status and the checks behind it, including those named.
+func wantReadyz(t *testing.T, public *http.Response, ops string, status int, state string, checks ...string) {
+	t.Helper()
+	var terse map[string]any
+	if err := json.NewDecoder(public.Body).Decode(&terse); err != nil || public.StatusCode != status ||
+		terse["status"] != state || len(terse) != 1 {
+		t.Fatalf("public /readyz: %d %v (%v), want %d and only {\"status\":%q}", public.StatusCode, terse, err, status, state)
+	}
+	res, err := http.Get(ops + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var detailed ReadyResponse
+	if err := json.NewDecoder(res.Body).Decode(&detailed); err != nil || res.StatusCode != status || detailed.Status != state {
+		t.Fatalf("ops /readyz: %d %+v (%v), want %d %s", res.StatusCode, detailed, err, status, state)
+	}
+	for _, name := range append([]string{"postgres", "redis", "workers:search", "workers:ask"}, checks...) {
+		if _, ok := detailed.Checks[name]; !ok {
+			t.Errorf("ops /readyz lacks the %s check: %+v", name, detailed)
+		}
 	}
 }
 

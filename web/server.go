@@ -56,8 +56,8 @@ type Deps struct {
 	Logger *slog.Logger
 	// Queue is the job facade for search and ask; nil serves 503 for them.
 	Queue *Queue
-	// Gatherers are extra metrics served at /metrics (the worker's, when
-	// one runs in this process).
+	// Gatherers are extra metrics served at OpsHandler's /metrics (the
+	// worker's, when one runs in this process).
 	Gatherers []prometheus.Gatherer
 	// Now is the clock for key expiry and other business time; nil means
 	// time.Now. Tests set it to cross expiries without sleeping.
@@ -168,10 +168,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) routes() {
 	s.app.Use(s.requestID, s.accessLog, s.recoverPanic)
 
-	// Operational endpoints: no key, outside the versioned API.
+	// Probes: no key, outside the versioned API. /readyz here says only
+	// ready or not; its checks and /metrics are on OpsHandler's listener,
+	// so the public port tells no one which dependency is down or what
+	// the traffic is.
 	s.app.Get("/livez", s.livez)
 	s.app.Get("/readyz", s.readyz)
-	s.app.Get("/metrics", s.metricsHandler(s.gatherers))
 
 	api := s.app.Group("/api/v1")
 	api.Use(apiCORS()) // before auth: preflights carry no key
