@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"os"
 	"strconv"
@@ -100,11 +101,25 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener")
 }
 
+// Default operations listeners (METRICS_ADDR), loopback-only for local
+// use. web (and serve) and worker differ so that the Procfile's two
+// processes can run on one machine; containers set METRICS_ADDR
+// themselves (one process each, so the same port).
+const (
+	defaultWebMetricsAddr    = "127.0.0.1:9091"
+	defaultWorkerMetricsAddr = "127.0.0.1:9090"
+)
+
+// bindMetrics adds the operations listener's flag with the command's
+// default address.
+func (c *config) bindMetrics(cmd *cobra.Command, def string) {
+	cmd.Flags().StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", def),
+		"where /livez, the detailed /readyz and /metrics are served, apart from the public port (env METRICS_ADDR)")
+}
+
 // bindWorker adds the worker flags.
 func (c *config) bindWorker(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", "127.0.0.1:9090"),
-		"where a worker-only process serves /livez, /readyz and /metrics (env METRICS_ADDR)")
 	f.IntVar(&c.Concurrency, "concurrency", envInt("WORKER_CONCURRENCY", 0),
 		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
 	f.DurationVar(&c.PollInterval, "poll-interval", envDuration("WORKER_POLL_INTERVAL", 0),
@@ -141,6 +156,20 @@ func (c *config) checkWeb() error {
 	}
 	_, err := c.trustedProxies()
 	return err
+}
+
+// checkMetricsAddr refuses a METRICS_ADDR that is not host:port with a
+// numeric port: net.Listen would take "9090" or "" as "any port" and the
+// metrics would be somewhere no scraper looks.
+func (c *config) checkMetricsAddr() error {
+	_, port, err := net.SplitHostPort(c.MetricsAddr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil {
+		return fmt.Errorf("METRICS_ADDR: %q is not host:port (e.g. 127.0.0.1:9090 or 0.0.0.0:9090)", c.MetricsAddr)
+	}
+	return nil
 }
 
 func (c *config) listenAddr() string {

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // TestWebRefusesUnsafeSettings (issue 14, defects 2 and 10): a malformed
@@ -26,6 +28,48 @@ func TestWebRefusesUnsafeSettings(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), tc.want) {
 			t.Fatalf("%v: err %v, output %s; want a failure naming %s", tc.env, err, out, tc.want)
+		}
+	}
+}
+
+// TestMetricsAddrRefused (issue 14, defect 16): every serving command
+// refuses a METRICS_ADDR that is not host:port with a numeric port, at
+// start, naming the variable, rather than serving its metrics on a port
+// no scraper knows.
+func TestMetricsAddrRefused(t *testing.T) {
+	t.Parallel()
+	bin := selahBinary(t)
+	for _, command := range []string{"web", "worker", "serve"} {
+		for _, addr := range []string{"9090", "127.0.0.1:metrics", "127.0.0.1:70000", "localhost"} {
+			cmd := exec.Command(bin, command)
+			cmd.Env = []string{"METRICS_ADDR=" + addr, "DATABASE_URL=postgres://127.0.0.1:1/none", "REDIS_URL=redis://127.0.0.1:1/0", "ADDR=" + freeAddr(t)}
+			out, err := cmd.CombinedOutput()
+			if err == nil || !strings.Contains(string(out), "METRICS_ADDR") {
+				t.Errorf("%s with METRICS_ADDR=%s: err %v, output %s; want a failure naming METRICS_ADDR", command, addr, err, out)
+			}
+		}
+	}
+}
+
+// TestMetricsAddrDefaults: web (and serve, which holds a web) and worker
+// default to different loopback ports, so the Procfile's web and worker
+// can run side by side on one machine.
+func TestMetricsAddrDefaults(t *testing.T) {
+	t.Setenv("METRICS_ADDR", "")
+	def := func(cmd *cobra.Command) string {
+		f := cmd.Flags().Lookup("metrics-addr")
+		if f == nil {
+			t.Fatalf("selah %s has no --metrics-addr", cmd.Name())
+		}
+		return f.DefValue
+	}
+	web, worker, serve := def(newWebCmd(&config{})), def(newWorkerCmd(&config{})), def(newServeCmd(&config{}))
+	if web == worker || serve == worker {
+		t.Errorf("METRICS_ADDR defaults: web %s, serve %s, worker %s; web's and serve's must differ from the worker's", web, serve, worker)
+	}
+	for _, a := range []string{web, worker, serve} {
+		if !strings.HasPrefix(a, "127.0.0.1:") {
+			t.Errorf("default METRICS_ADDR %s is not loopback-only", a)
 		}
 	}
 }

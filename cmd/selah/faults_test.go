@@ -56,6 +56,9 @@ func newStack(t *testing.T) *stack {
 		"DATABASE_URL=" + viaProxy(dbURL, s.pg),
 		"REDIS_URL=" + viaProxy(redisURL, s.rd),
 		"ADDR=" + s.webAddr,
+		// Not the default: other tests' processes may hold it. A worker
+		// started with s.env sets its own after this one; the last wins.
+		"METRICS_ADDR=" + freeAddr(t),
 		"LOG_FORMAT=json",
 		"DRAIN_DELAY=0s",
 	}

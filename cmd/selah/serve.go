@@ -30,12 +30,17 @@ func newWebCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "web",
 		Short: "Run the HTTP server only (API, website); search and ask jobs go to workers",
-		Args:  cobra.NoArgs,
+		Long: `web serves the API and the website on --addr, with /livez and a /readyz
+that says only ready or not. /metrics and the /readyz that names each
+failing check are on --metrics-addr, a listener of their own, so the
+public port does not show them.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return run(cmd.Context(), cfg, true, false)
 		},
 	}
 	cfg.bindHTTP(cmd)
+	cfg.bindMetrics(cmd, defaultWebMetricsAddr)
 	return cmd
 }
 
@@ -52,6 +57,7 @@ stops taking jobs, finishes those in flight (or hands them back) and exits.`,
 		},
 	}
 	cfg.bindWorker(cmd)
+	cfg.bindMetrics(cmd, defaultWorkerMetricsAddr)
 	return cmd
 }
 
@@ -59,13 +65,17 @@ func newServeCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the web server and a worker in one process (local use)",
-		Args:  cobra.NoArgs,
+		Long: `serve runs web and a worker in one process. Like web, it serves the API
+on --addr and /livez, the detailed /readyz and /metrics (the web's and the
+worker's together) on --metrics-addr.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return run(cmd.Context(), cfg, true, true)
 		},
 	}
 	cfg.bindHTTP(cmd)
 	cfg.bindWorker(cmd)
+	cfg.bindMetrics(cmd, defaultWebMetricsAddr)
 	return cmd
 }
 
@@ -97,6 +107,9 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 			return err
 		}
 	}
+	if err := cfg.checkMetricsAddr(); err != nil {
+		return err
+	}
 	st, err := cfg.openStore(ctx)
 	if err != nil {
 		return err
@@ -124,14 +137,11 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 		}()
 		gatherers = append(gatherers, wk.Metrics().Registry)
 		if !withWeb {
-			hs := &http.Server{Addr: cfg.MetricsAddr, Handler: wk.HealthHandler(st), ReadHeaderTimeout: 5 * time.Second}
-			ln, err := net.Listen("tcp", cfg.MetricsAddr)
+			hs, err := listenOps(cfg, wk.HealthHandler(st), errc, log)
 			if err != nil {
-				return fmt.Errorf("listen %s: %w", cfg.MetricsAddr, err)
+				return err
 			}
-			go func() { errc <- hs.Serve(ln) }()
 			defer hs.Close()
-			log.Info("worker health and metrics", slog.String("addr", "http://"+cfg.MetricsAddr))
 		}
 	}
 
@@ -147,6 +157,14 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 			ChatMessagesPerDay: cfg.ChatPerDay, ChatMessagesPerAddressPerDay: cfg.ChatPerAddressPerDay, ReportsPerHour: cfg.ReportsPerHour,
 			TrustedProxies: proxies},
 			web.Deps{Store: st, Redis: rc, Logger: log, Queue: q, Gatherers: gatherers})
+		// One operations listener for the process: in serve its /metrics
+		// carries the worker's metrics too, and its /readyz sees the worker
+		// among the live ones.
+		hs, err := listenOps(cfg, srv.OpsHandler(), errc, log)
+		if err != nil {
+			return err
+		}
+		defer hs.Close()
 		ln, err := net.Listen("tcp", cfg.listenAddr())
 		if err != nil {
 			return fmt.Errorf("listen %s: %w", cfg.listenAddr(), err)
@@ -174,6 +192,19 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 		}
 	}
 	return nil
+}
+
+// listenOps serves h, a process's /livez, detailed /readyz and /metrics,
+// on METRICS_ADDR.
+func listenOps(cfg *config, h http.Handler, errc chan<- error, log *slog.Logger) (*http.Server, error) {
+	ln, err := net.Listen("tcp", cfg.MetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("listen METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("health and metrics", slog.String("addr", "http://"+cfg.MetricsAddr))
+	return hs, nil
 }
 
 // startWorker builds the pipeline from the configuration and the index in
