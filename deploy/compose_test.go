@@ -117,6 +117,18 @@ func TestComposeSelahServices(t *testing.T) {
 			if tt.listenEnv != "" && s.Environment[tt.listenEnv] != tt.listenAddr {
 				t.Errorf("%s = %q, want %q", tt.listenEnv, s.Environment[tt.listenEnv], tt.listenAddr)
 			}
+			// Web and worker serve /metrics on METRICS_ADDR, reachable on
+			// the compose network but never published on the host.
+			if tt.listenEnv != "" {
+				if v := s.Environment["METRICS_ADDR"]; v != "0.0.0.0:9090" {
+					t.Errorf("METRICS_ADDR = %q, want 0.0.0.0:9090", v)
+				}
+				for _, p := range s.Ports {
+					if strings.HasSuffix(p, ":9090") || p == "9090" {
+						t.Errorf("port %q publishes the metrics listener on the host", p)
+					}
+				}
+			}
 			if tt.healthPort != 0 {
 				if s.Healthcheck == nil {
 					t.Error("no healthcheck")

@@ -29,7 +29,8 @@ type k8sObject struct {
 		TTLSecondsAfterFinished *int `yaml:"ttlSecondsAfterFinished"`
 		Template                struct {
 			Metadata struct {
-				Labels map[string]string `yaml:"labels"`
+				Labels      map[string]string `yaml:"labels"`
+				Annotations map[string]string `yaml:"annotations"`
 			} `yaml:"metadata"`
 			Spec podSpec `yaml:"spec"`
 		} `yaml:"template"`
@@ -255,6 +256,9 @@ type workload struct {
 	probePort int
 	// The listen address the container must set.
 	listenEnv, listenAddr string
+	// metricsPort is where METRICS_ADDR serves /metrics, which the
+	// Prometheus annotations must name; 0: none.
+	metricsPort int
 	// minGrace is the least terminationGracePeriodSeconds that lets the
 	// process drain (0: no minimum).
 	minGrace int
@@ -265,9 +269,9 @@ type workload struct {
 
 // workloads are the selah Deployments and Jobs the manifests must hold.
 var workloads = []workload{
-	{"Deployment", "selah-web", []string{"selah", "web"}, 8080, "ADDR", "0.0.0.0:8080", 35, true},
-	{"Deployment", "selah-worker", []string{"selah", "worker"}, 9090, "METRICS_ADDR", "0.0.0.0:9090", 30, false},
-	{"Job", "selah-migrate", []string{"/bin/sh", "-c", migrateScript}, 0, "", "", 0, false},
+	{"Deployment", "selah-web", []string{"selah", "web"}, 8080, "ADDR", "0.0.0.0:8080", 9090, 35, true},
+	{"Deployment", "selah-worker", []string{"selah", "worker"}, 9090, "METRICS_ADDR", "0.0.0.0:9090", 9090, 30, false},
+	{"Job", "selah-migrate", []string{"/bin/sh", "-c", migrateScript}, 0, "", "", 0, 0, false},
 }
 
 func TestKustomizationListsManifests(t *testing.T) {
@@ -399,6 +403,7 @@ func TestWorkloads(t *testing.T) {
 				}
 			}
 			checkProbes(t, c, w.probePort)
+			checkScrape(t, c, o.Spec.Template.Metadata.Annotations, w.metricsPort)
 			if g := spec.TerminationGracePeriodSeconds; w.minGrace > 0 && (g == nil || *g < w.minGrace) {
 				t.Errorf("terminationGracePeriodSeconds %v, want at least %d", deref(g), w.minGrace)
 			}
@@ -473,6 +478,32 @@ func checkProbes(t *testing.T, c container, port int) {
 			t.Errorf("%s: %v", pr.kind, err)
 		} else if got != port {
 			t.Errorf("%s on port %d, want %d", pr.kind, got, port)
+		}
+	}
+}
+
+// checkScrape checks that the container serves METRICS_ADDR on all
+// interfaces at port, a declared container port, and that the pod's
+// Prometheus annotations scrape /metrics there (issue 14, defect 16: web's
+// metrics left its public port); port 0 means no metrics at all.
+func checkScrape(t *testing.T, c container, annotations map[string]string, port int) {
+	t.Helper()
+	if port == 0 {
+		if annotations["prometheus.io/scrape"] == "true" {
+			t.Error("scraped, but serves no metrics")
+		}
+		return
+	}
+	if v, _ := c.env("METRICS_ADDR"); v != "0.0.0.0:"+strconv.Itoa(port) {
+		t.Errorf("env METRICS_ADDR = %q, want 0.0.0.0:%d", v, port)
+	}
+	if _, err := c.port(port); err != nil {
+		t.Errorf("metrics: %v", err)
+	}
+	want := map[string]string{"prometheus.io/scrape": "true", "prometheus.io/port": strconv.Itoa(port), "prometheus.io/path": "/metrics"}
+	for k, v := range want {
+		if annotations[k] != v {
+			t.Errorf("annotation %s = %q, want %q", k, annotations[k], v)
 		}
 	}
 }
