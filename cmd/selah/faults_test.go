@@ -33,7 +33,7 @@ import (
 type stack struct {
 	st      *store.Store // direct, for setting up accounts
 	rc      *redis.Client
-	pg, rd  *tcpProxy
+	pg, rd  *storetest.Proxy
 	env     []string
 	webAddr string
 }
@@ -50,7 +50,7 @@ func newStack(t *testing.T) *stack {
 	}
 	t.Cleanup(st.Close)
 	redisURL, rc := storetest.NewRedis(t)
-	s := &stack{st: st, rc: rc, pg: newProxy(t, "127.0.0.1:5432"), rd: newProxy(t, storetest.RedisAddr())}
+	s := &stack{st: st, rc: rc, pg: storetest.NewProxy(t, "127.0.0.1:5432"), rd: storetest.NewProxy(t, storetest.RedisAddr())}
 	s.webAddr = freeAddr(t)
 	s.env = []string{
 		"DATABASE_URL=" + viaProxy(dbURL, s.pg),

@@ -1,8 +1,8 @@
 package main
 
 // Helpers for the fault tests: the real selah binary run as separate
-// processes, and TCP proxies that stand between them and PostgreSQL or
-// Redis so a test can take a dependency away and bring it back.
+// processes, reaching PostgreSQL and Redis through storetest's proxies so a
+// test can take a dependency away and bring it back.
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web/webtest"
 )
 
@@ -96,101 +97,13 @@ func freeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
-// tcpProxy forwards connections to target until Down, which closes the
-// listener and every open connection: to the client it is as if the
-// server went away. Up listens again on the same address.
-type tcpProxy struct {
-	t      testing.TB
-	target string
-	addr   string
-
-	mu    sync.Mutex
-	ln    net.Listener
-	conns map[net.Conn]bool
-}
-
-func newProxy(t testing.TB, target string) *tcpProxy {
-	t.Helper()
-	p := &tcpProxy{t: t, target: target, conns: map[net.Conn]bool{}}
-	p.addr = freeAddr(t)
-	p.Up()
-	t.Cleanup(p.Down)
-	return p
-}
-
-func (p *tcpProxy) Up() {
-	var ln net.Listener
-	var err error
-	for i := 0; i < 50; i++ {
-		if ln, err = net.Listen("tcp", p.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		p.t.Fatalf("proxy: listen again on %s: %v", p.addr, err)
-	}
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go p.accept(ln)
-}
-
-func (p *tcpProxy) accept(ln net.Listener) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		up, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.mu.Lock()
-		if p.ln != ln {
-			p.mu.Unlock()
-			c.Close()
-			up.Close()
-			return
-		}
-		p.conns[c], p.conns[up] = true, true
-		p.mu.Unlock()
-		go p.pipe(c, up)
-		go p.pipe(up, c)
-	}
-}
-
-func (p *tcpProxy) pipe(dst, src net.Conn) {
-	io.Copy(dst, src)
-	dst.Close()
-	src.Close()
-	p.mu.Lock()
-	delete(p.conns, dst)
-	delete(p.conns, src)
-	p.mu.Unlock()
-}
-
-func (p *tcpProxy) Down() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-		p.ln = nil
-	}
-	for c := range p.conns {
-		c.Close()
-	}
-	p.conns = map[net.Conn]bool{}
-}
-
 // viaProxy rewrites a database or Redis URL to go through the proxy.
-func viaProxy(rawURL string, p *tcpProxy) string {
+func viaProxy(rawURL string, p *storetest.Proxy) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		panic(err)
 	}
-	u.Host = p.addr
+	u.Host = p.Addr()
 	return u.String()
 }
 
