@@ -59,6 +59,9 @@ type Worker struct {
 	metrics  *Metrics
 	stopping atomic.Bool
 	stopOnce sync.Once
+	// beatMu orders heartbeats against Shutdown leaving the queues' live
+	// sets, so a beat in progress cannot put the worker back.
+	beatMu sync.Mutex
 }
 
 // New builds a worker on rdb. Register handlers with Handle before Start.
@@ -109,6 +112,15 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		return fmt.Errorf("worker: malformed %s job: %w", t.Type(), asynq.SkipRetry)
 	}
 	log := w.log.With(slog.String("requestId", env.RequestID), slog.String("job", t.Type()))
+	// The task's result field names the worker running it while it runs:
+	// the caller watches that worker's heartbeat and gives up at once if
+	// it dies, rather than at the job's deadline. The task is deleted when
+	// the job ends, result field and all.
+	if rw := t.ResultWriter(); rw != nil {
+		if _, err := rw.Write([]byte(w.id)); err != nil {
+			log.Warn("record the job's worker", slog.String("error", err.Error()))
+		}
+	}
 	if !env.Deadline.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, env.Deadline)
@@ -181,12 +193,23 @@ func (w *Worker) Start(ctx context.Context) error {
 	return nil
 }
 
+// beat renews the worker's liveness: in ProcessesKey always, in the
+// queues' live sets until it stops taking jobs.
 func (w *Worker) beat(ctx context.Context) error {
+	w.beatMu.Lock()
+	defer w.beatMu.Unlock()
 	exp := float64(time.Now().Add(tasks.HeartbeatTTL).UnixMilli())
+	old := strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)
+	keys := []string{tasks.ProcessesKey}
+	if !w.stopping.Load() {
+		for _, q := range w.cfg.Queues {
+			keys = append(keys, tasks.WorkersKey(q))
+		}
+	}
 	pipe := w.rdb.Pipeline()
-	for _, q := range w.cfg.Queues {
-		pipe.ZAdd(ctx, tasks.WorkersKey(q), redis.Z{Score: exp, Member: w.id})
-		pipe.ZRemRangeByScore(ctx, tasks.WorkersKey(q), "-inf", strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10))
+	for _, k := range keys {
+		pipe.ZAdd(ctx, k, redis.Z{Score: exp, Member: w.id})
+		pipe.ZRemRangeByScore(ctx, k, "-inf", old)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("worker: heartbeat: %w", err)
@@ -199,22 +222,28 @@ func (w *Worker) beat(ctx context.Context) error {
 func (w *Worker) Metrics() *Metrics { return w.metrics }
 
 // Shutdown leaves the live set first, so web processes stop sending work,
-// then lets running jobs finish (or hands them back) and stops. Calling it
-// again does nothing.
+// then lets running jobs finish (or hands them back) and stops. It keeps
+// heartbeating as a process meanwhile, so the callers of those jobs wait
+// for them. Calling it again does nothing.
 func (w *Worker) Shutdown() { w.stopOnce.Do(w.shutdown) }
 
 func (w *Worker) shutdown() {
+	w.beatMu.Lock()
 	w.stopping.Store(true)
+	w.beatMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	for _, q := range w.cfg.Queues {
+		w.rdb.ZRem(ctx, tasks.WorkersKey(q), w.id)
+	}
+	cancel()
+	w.srv.Shutdown()
 	if w.stopBeat != nil {
 		close(w.stopBeat)
 		<-w.beatDone
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	for _, q := range w.cfg.Queues {
-		w.rdb.ZRem(ctx, tasks.WorkersKey(q), w.id)
-	}
-	w.srv.Shutdown()
+	w.rdb.ZRem(ctx, tasks.ProcessesKey, w.id)
 }
 
 // asynqLogger routes asynq's logs into slog.

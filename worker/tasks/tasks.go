@@ -173,6 +173,9 @@ func (r Result) Err() error {
 // Liveness: each worker process keeps a member in a sorted set per queue,
 // scored by when its heartbeat lapses. The web facade counts members whose
 // score is in the future to answer 503 at once when no worker serves a queue.
+// A stopping worker leaves those sets at once but stays in ProcessesKey
+// until its last job has ended, so the callers of jobs it is finishing keep
+// waiting while those of a worker that died stop.
 const (
 	HeartbeatEvery = time.Second
 	HeartbeatTTL   = 3 * time.Second
@@ -180,6 +183,12 @@ const (
 
 // WorkersKey is the Redis sorted set of live workers serving queue.
 func WorkersKey(queue string) string { return "selah:workers:" + queue }
+
+// ProcessesKey is the Redis sorted set of worker processes that are alive,
+// whether they take new jobs or are finishing their last ones. A running
+// job's Asynq result holds the id of the worker running it (see
+// worker.Worker), which the web facade looks up here.
+const ProcessesKey = "selah:worker-processes"
 
 // ReplyChannel is the pub/sub channel of one web process.
 func ReplyChannel(instance string) string { return "selah:results:" + instance }
