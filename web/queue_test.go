@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
@@ -44,7 +45,7 @@ func newQueueEnvAt(t testing.TB, cfg Config, now func() time.Time) *queueEnv {
 	t.Helper()
 	env := &queueEnv{st: storetest.NewCorpusStore(t), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	_, env.rc = storetest.NewRedis(t)
-	q, err := NewQueue(context.Background(), env.rc, env.log)
+	q, err := NewQueue(context.Background(), env.rc, QueueConfig{}, env.log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,4 +344,137 @@ func TestSearchCountsAgainstLimits(t *testing.T) {
 		t.Fatalf("6th request: %d", res.StatusCode)
 	}
 	checkRetryAfter(t, res, 1, 60)
+}
+
+// blockingSearch is a search handler whose "slow…" queries report on
+// started and then block, ignoring their context, until release is closed.
+func blockingSearch(started chan<- string, release <-chan struct{}) worker.Handler {
+	return func(ctx context.Context, id string, p []byte) (any, error) {
+		args, err := tasks.DecodeArgs[tasks.SearchArgs](p)
+		if err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(args.Query, "slow") {
+			started <- args.Query
+			<-release
+		}
+		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []worker.SearchResult{}}, nil
+	}
+}
+
+// TestJobsFailWhenTheirWorkersStop: issue 14 (7). The only worker stops
+// while three jobs wait: two run on it and are handed back to the queue
+// when its shutdown times out, the third was never started. Each caller
+// gets 503 workers_unavailable instead of waiting for the deadline (a
+// minute here, so an answer that waited for it would stall the test, not
+// pass it), and no job is left in the queue for a later worker to run.
+func TestJobsFailWhenTheirWorkersStop(t *testing.T) {
+	env := newQueueEnv(t, Config{SearchTimeout: time.Minute})
+	started, release := make(chan string, 3), make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	w := env.startWorker(t, blockingSearch(started, release))
+	key := env.key(t, store.PlanInternal)
+
+	results := make(chan *http.Response, 3)
+	search := func(q string) {
+		go func() { results <- send(t, env.srv, postSearch(key, `{"query":"`+q+`"}`, "")) }()
+	}
+	search("slow one")
+	search("slow two")
+	<-started
+	<-started // both of the worker's slots are taken
+	search("slow three")
+	insp := asynq.NewInspectorFromRedisClient(env.rc)
+	for i := 0; ; i++ {
+		info, err := insp.GetQueueInfo(tasks.QueueSearch)
+		if err == nil && info.Pending == 1 {
+			break
+		}
+		if i > 500 {
+			t.Fatalf("the third job was never queued: %+v %v", info, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	go w.Shutdown()
+
+	for range 3 {
+		res := <-results
+		if e := errorOf(t, res); res.StatusCode != 503 || e.Code != selah.EWORKERSUNAVAILABLE {
+			t.Fatalf("a job whose worker stopped: %d %+v", res.StatusCode, e)
+		}
+		checkRetryAfter(t, res, 1, 30)
+	}
+	info, err := insp.GetQueueInfo(tasks.QueueSearch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Pending != 0 || info.Active != 0 {
+		t.Fatalf("jobs left in the queue after their callers gave up: %+v", info)
+	}
+}
+
+// TestResultSubscriptionLost: issue 14 (7). The facade's result
+// subscription is cut (CLIENT KILL) while a job runs: a result published
+// meanwhile would be lost, so the caller gets 503 service_unavailable at
+// once instead of waiting for the deadline (a minute). The facade
+// subscribes again by itself and serves the next search.
+func TestResultSubscriptionLost(t *testing.T) {
+	env := newQueueEnv(t, Config{SearchTimeout: time.Minute})
+	started, release := make(chan string, 1), make(chan struct{})
+	env.startWorker(t, blockingSearch(started, release))
+	key := env.key(t, store.PlanInternal)
+
+	done := make(chan *http.Response, 1)
+	go func() { done <- send(t, env.srv, postSearch(key, `{"query":"slow"}`, "")) }()
+	<-started
+	// The facade's, and the worker's Asynq cancellation channel.
+	if n := storetest.KillSubscribers(t, env.rc); n == 0 {
+		t.Fatal("no subscriber connection to kill")
+	}
+	res := <-done
+	if e := errorOf(t, res); res.StatusCode != 503 || e.Code != selah.EUNAVAILABLE {
+		t.Fatalf("a job whose result subscription broke: %d %+v", res.StatusCode, e)
+	}
+	checkRetryAfter(t, res, 1, 30)
+	close(release) // its late result finds no waiter
+
+	for i := 0; ; i++ {
+		res := send(t, env.srv, postSearch(key, `{"query":"grace"}`, ""))
+		if res.StatusCode == 200 {
+			if got := decodeSearch(t, res); got.Query != "grace" {
+				t.Fatalf("after resubscribing: %+v", got)
+			}
+			break
+		}
+		// Until the subscription is back, searches are refused at once.
+		if e := errorOf(t, res); e.Code != selah.EUNAVAILABLE || i > 100 {
+			t.Fatalf("search after the subscription broke: %d %+v", res.StatusCode, e)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestQueueConfigValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  QueueConfig
+		ok   bool
+	}{
+		{"defaults", QueueConfig{}, true},
+		{"fast watch", QueueConfig{WatchEvery: 10 * time.Millisecond, LostAfter: 50 * time.Millisecond}, true},
+		{"watch too fast", QueueConfig{WatchEvery: time.Millisecond}, false},
+		{"watch too slow", QueueConfig{WatchEvery: 2 * time.Minute}, false},
+		{"negative grace", QueueConfig{LostAfter: -time.Second}, false},
+		{"grace too long", QueueConfig{LostAfter: time.Hour}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.cfg.WithDefaults().validate()
+			if (err == nil) != c.ok {
+				t.Fatalf("validate = %v, want ok %v", err, c.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "Every") && !strings.Contains(err.Error(), "LostAfter") {
+				t.Fatalf("error %q does not name the field", err)
+			}
+		})
+	}
 }

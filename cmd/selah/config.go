@@ -38,6 +38,9 @@ type config struct {
 	DrainDelay    time.Duration
 	SearchTimeout time.Duration
 	AskTimeout    time.Duration
+	// JobWatchInterval and JobLostAfter tune how a waiting call notices a
+	// job that cannot finish (web.QueueConfig).
+	JobWatchInterval, JobLostAfter time.Duration
 	// The website chat's quotas and the report throttle (web.Config).
 	ChatPerDay, ChatPerAddressPerDay, ReportsPerHour int
 	// TrustedProxies (TRUSTED_PROXIES) are comma-separated addresses or
@@ -91,6 +94,10 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
 	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
 		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
+	f.DurationVar(&c.JobWatchInterval, "job-watch-interval", envDuration("JOB_WATCH_INTERVAL", 0),
+		"how often a waiting search or ask looks at its job and its worker (env JOB_WATCH_INTERVAL; default 1s, see web.QueueConfig)")
+	f.DurationVar(&c.JobLostAfter, "job-lost-after", envDuration("JOB_LOST_AFTER", 0),
+		"how long a job may look lost (its worker dead, no worker for it, its result gone) before the caller gets 503 (env JOB_LOST_AFTER; default 1s)")
 	f.IntVar(&c.ChatPerDay, "chat-messages-per-day", envInt("CHAT_MESSAGES_PER_DAY", web.DefaultChatMessagesPerDay),
 		"website chat messages per visitor and UTC day (env CHAT_MESSAGES_PER_DAY)")
 	f.IntVar(&c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", envInt("CHAT_MESSAGES_PER_ADDRESS_PER_DAY", web.DefaultChatMessagesPerAddressPerDay),

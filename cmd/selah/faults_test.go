@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -72,6 +73,13 @@ func (s *stack) base() string { return "http://" + s.webAddr }
 // edit it, so that a test can make more than 5 calls; its Ask quotas stay.
 func (s *stack) account(t *testing.T, plan string, rpm int) string {
 	t.Helper()
+	key, _ := s.accountWithID(t, plan, rpm)
+	return key
+}
+
+// accountWithID is account that also returns the account's id.
+func (s *stack) accountWithID(t *testing.T, plan string, rpm int) (string, int64) {
+	t.Helper()
 	ctx := context.Background()
 	if rpm > 0 {
 		plans, err := s.st.Plans(ctx)
@@ -95,7 +103,7 @@ func (s *stack) account(t *testing.T, plan string, rpm int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return key
+	return key, a.ID
 }
 
 func (s *stack) answers(t *testing.T) int {
@@ -236,22 +244,133 @@ func slowModel(t *testing.T) (url string, hit chan struct{}) {
 	return srv.URL + "/v1", hit
 }
 
-// TestFaultWorkerKilledMidJob: a worker is killed (SIGKILL) while it runs
-// an Ask. The caller gets a JSON 504 at the job's deadline; the Ask is not
-// charged; no answer is stored; new Asks get 503 workers_unavailable at
-// once when no worker is left. The job is never retried (MaxRetry 0), so
-// it cannot turn into a duplicate answer: with SELAH_SLOW_FAULTS=1 the test
-// also waits for Asynq to recover the orphaned task and checks it is
-// archived, not run again.
+// TestFaultWorkerKilledMidJob: the only worker is killed (SIGKILL) while
+// it runs two Asks and two more wait in its queue (issue 14, defect 7).
+// Every caller gets a JSON 503 workers_unavailable: the job deadline is a
+// minute, so only the facade's watch on the jobs and the worker's
+// heartbeat can answer. No Ask is charged, every concurrency slot is free
+// again, no answer is stored, the queued jobs are deleted so no later
+// worker runs them, and new Asks get 503 at once. The killed jobs are never
+// retried (MaxRetry 0), so they cannot turn into duplicate answers: with
+// SELAH_SLOW_FAULTS=1 the test also waits for Asynq to recover the
+// orphaned tasks and checks they are archived, not run again.
 func TestFaultWorkerKilledMidJob(t *testing.T) {
 	s := newStack(t)
 	model, hit := slowModel(t)
-	startProc(t, "web", append(s.env, "ASK_TIMEOUT=3s"), "web")
-	workerEnv := append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
+	startProc(t, "web", append(s.env, "ASK_TIMEOUT=60s"), "web")
+	workerEnv := append(s.env, "METRICS_ADDR="+freeAddr(t), "WORKER_CONCURRENCY=2", "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
 		"OPENAI_API_KEY=sk-fake", "OPENAI_CHAT_TIMEOUT=60s")
 	w := startProc(t, "worker", workerEnv, "worker")
 	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
-	key := s.account(t, store.PlanFree, 0)
+
+	// Four accounts on the free plan (one request in flight each), one Ask
+	// each: two reach the model, two wait in the queue.
+	type caller struct {
+		key  string
+		acct int64
+		done chan httpResult
+	}
+	ask := func(c caller) {
+		go func() {
+			c.done <- call(t, "POST", s.base(), "/api/v1/ask", c.key, `{"question":"How can I stop worrying?"}`)
+		}()
+	}
+	callers := make([]caller, 4)
+	for i := range callers {
+		key, acct := s.accountWithID(t, store.PlanFree, 100)
+		callers[i] = caller{key, acct, make(chan httpResult, 1)}
+	}
+	for _, c := range callers[:2] {
+		ask(c)
+	}
+	for range 2 {
+		select {
+		case <-hit: // a job is inside the worker, waiting on the model
+		case <-time.After(20 * time.Second):
+			t.Fatal("the jobs never reached the model")
+		}
+	}
+	for _, c := range callers[2:] {
+		ask(c)
+	}
+	insp := asynq.NewInspectorFromRedisClient(s.rc)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if info, err := insp.GetQueueInfo("ask"); err == nil && info.Active == 2 && info.Pending == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the last two jobs were never queued")
+		}
+	}
+	w.kill()
+
+	var killed []string // task ids of the jobs that were running
+	for i, c := range callers {
+		r := <-c.done
+		wantJSONError(t, fmt.Sprintf("ask %d whose worker died", i+1), r, 503, "workers_unavailable")
+		if left := quotaLeft(t, r); left != 10 {
+			t.Fatalf("ask %d: a failed ask was charged: %d left", i+1, left)
+		}
+		// Job ids are scoped by account (issue 14, defect 9).
+		id := fmt.Sprintf("acct%d:%s", c.acct, r.Header.Get("X-Request-Id"))
+		info, err := insp.GetTaskInfo("ask", id)
+		switch {
+		case i < 2 && err == nil && info.State == asynq.TaskStateActive && info.MaxRetry == 0:
+			killed = append(killed, id)
+		case i >= 2 && errors.Is(err, asynq.ErrTaskNotFound):
+		default:
+			t.Fatalf("task of ask %d after its caller gave up: %+v %v", i+1, info, err)
+		}
+		// The slot was given back: the free plan allows one request in flight.
+		if r := call(t, "GET", s.base(), john316, c.key, ""); r.Status != 200 {
+			t.Fatalf("account %d after its ask failed: %d %s", i+1, r.Status, r.Raw)
+		}
+	}
+	if n := s.answers(t); n != 0 {
+		t.Fatalf("%d answers stored", n)
+	}
+	r := call(t, "POST", s.base(), "/api/v1/ask", callers[0].key, `{"question":"How can I stop worrying?"}`)
+	wantJSONError(t, "ask without workers", r, 503, "workers_unavailable")
+
+	if os.Getenv("SELAH_SLOW_FAULTS") == "" {
+		return
+	}
+	// A new worker recovers the orphaned tasks once their lease lapses,
+	// and archives them: they have no retries left.
+	startProc(t, "worker2", append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
+	deadline := time.Now().Add(3 * time.Minute)
+	for _, id := range killed {
+		for {
+			info, err := insp.GetTaskInfo("ask", id)
+			if err == nil && info.State == asynq.TaskStateArchived {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("orphaned task: %+v %v", info, err)
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	if n := s.answers(t); n != 0 {
+		t.Fatalf("the killed jobs ran again: %d answers stored", n)
+	}
+}
+
+// TestFaultResultSubscriptionLost: the web process's result subscription is
+// cut (CLIENT KILL) while its worker runs an Ask (issue 14, defect 7). A
+// result published meanwhile would be lost, so the caller gets a JSON 503
+// service_unavailable at once rather than at the job's deadline (a
+// minute), uncharged. The process subscribes again by itself; the next Ask
+// from the same free account (one request in flight) is served, so its
+// concurrency slot was given back, and only that Ask is charged.
+func TestFaultResultSubscriptionLost(t *testing.T) {
+	s := newStack(t)
+	model, hit, open := gatedModel(t)
+	startProc(t, "web", append(s.env, "ASK_TIMEOUT=60s"), "web")
+	startProc(t, "worker", append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
+		"OPENAI_API_KEY=sk-fake", "OPENAI_CHAT_TIMEOUT=60s"), "worker")
+	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	key := s.account(t, store.PlanFree, 100)
 
 	done := make(chan httpResult, 1)
 	go func() {
@@ -262,60 +381,28 @@ func TestFaultWorkerKilledMidJob(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the job never reached the model")
 	}
-	w.kill()
+	if n := storetest.KillSubscribers(t, s.rc); n == 0 {
+		t.Fatal("no subscriber connection to kill")
+	}
 	r := <-done
-	wantJSONError(t, "ask whose worker died", r, 504, "timeout")
+	wantJSONError(t, "ask whose result subscription broke", r, 503, "service_unavailable")
 	if left := quotaLeft(t, r); left != 10 {
 		t.Fatalf("a failed ask was charged: %d left", left)
 	}
-	if n := s.answers(t); n != 0 {
-		t.Fatalf("%d answers stored", n)
-	}
-	// The dead worker's heartbeat lapses (3 s); then asks fail at once.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
-		if r.code() == "workers_unavailable" {
-			wantJSONError(t, "ask without workers", r, 503, "workers_unavailable")
+	open() // the first job now finishes; its result finds no caller
+
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
+		if r.Status == 200 {
 			break
 		}
-		if r.code() != "timeout" || time.Now().After(deadline) {
-			t.Fatalf("ask after the worker died: %d %s", r.Status, r.Raw)
+		// While the subscription is being restored, Asks are refused.
+		if r.code() != "service_unavailable" || time.Now().After(deadline) {
+			t.Fatalf("ask after the subscription broke: %d %s", r.Status, r.Raw)
 		}
 	}
-	// Job ids are scoped by account (issue 14, defect 9).
-	var acct int64
-	if err := s.st.Pool().QueryRow(context.Background(), `SELECT max(id) FROM accounts`).Scan(&acct); err != nil {
-		t.Fatal(err)
-	}
-	reqID := fmt.Sprintf("acct%d:%s", acct, r.Header.Get("X-Request-Id"))
-	insp := asynq.NewInspectorFromRedisClient(s.rc)
-	info, err := insp.GetTaskInfo("ask", reqID)
-	if err != nil {
-		t.Fatalf("the killed job's task: %v", err)
-	}
-	if info.MaxRetry != 0 {
-		t.Fatalf("the job may be retried %d times", info.MaxRetry)
-	}
-	if os.Getenv("SELAH_SLOW_FAULTS") == "" {
-		return
-	}
-	// A new worker recovers the orphaned task once its lease lapses, and
-	// archives it: it has no retries left.
-	startProc(t, "worker2", append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
-	deadline = time.Now().Add(3 * time.Minute)
-	for {
-		info, err := insp.GetTaskInfo("ask", reqID)
-		if err == nil && info.State == asynq.TaskStateArchived {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("orphaned task: %+v %v", info, err)
-		}
-		time.Sleep(time.Second)
-	}
-	if n := s.answers(t); n != 0 {
-		t.Fatalf("the killed job ran again: %d answers stored", n)
+	if left := quotaLeft(t, r); left != 9 {
+		t.Fatalf("quota after one failed and one served ask: %d left, want 9", left)
 	}
 }
 
@@ -427,16 +514,40 @@ func delayedModel(t *testing.T, delay time.Duration) (url string, hit chan struc
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hit <- struct{}{}
 		time.Sleep(delay)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": "fake",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant",
-				"content": `{"answer":"Scripture speaks to this.","summary":"It does.","citations":[1]}`}}},
-			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-		})
+		writeDraft(w)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1", hit
+}
+
+// gatedModel is delayedModel whose calls wait until open is called.
+func gatedModel(t *testing.T) (url string, hit chan struct{}, open func()) {
+	t.Helper()
+	hit, gate := make(chan struct{}, 16), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hit <- struct{}{}
+		select {
+		case <-gate:
+			writeDraft(w)
+		case <-r.Context().Done():
+		}
+	}))
+	var once sync.Once
+	open = func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(func() { open(); srv.Close() })
+	return srv.URL + "/v1", hit, open
+}
+
+// writeDraft answers a chat completion with a draft citing the first
+// candidate.
+func writeDraft(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant",
+			"content": `{"answer":"Scripture speaks to this.","summary":"It does.","citations":[1]}`}}},
+		"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+	})
 }
 
 // TestGracefulShutdown: on SIGTERM a worker leaves the live set (new jobs

@@ -147,7 +147,7 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 
 	var srv *web.Server
 	if withWeb {
-		q, err := web.NewQueue(ctx, rc, log)
+		q, err := web.NewQueue(ctx, rc, web.QueueConfig{WatchEvery: cfg.JobWatchInterval, LostAfter: cfg.JobLostAfter}, log)
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 	}
 	t.Cleanup(func() { w.Shutdown(); wrc.Close() })
 
-	q, err := web.NewQueue(ctx, rc, log)
+	q, err := web.NewQueue(ctx, rc, web.QueueConfig{}, log)
 	if err != nil {
 		t.Fatalf("webtest: queue: %v", err)
 	}
