@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // RecordAsk records one accepted Ask call of the account, admitted at at,
@@ -36,6 +38,22 @@ func (s *Store) AskCounts(ctx context.Context, accountID int64, day time.Time) (
 		return 0, 0, fmt.Errorf("store: ask counts of account %d: %w", accountID, err)
 	}
 	return daily, monthly, nil
+}
+
+// RecordedAsks returns which of the quota reservations have an Ask
+// recorded: the quota engine settles reservations whose lease ran out by
+// it (an Ask whose Redis commit failed is recorded here all the same).
+func (s *Store) RecordedAsks(ctx context.Context, reservationIDs []string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT reservation_id FROM ask_usage WHERE reservation_id = ANY($1)`, reservationIDs)
+	if err != nil {
+		return nil, fmt.Errorf("store: recorded asks: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: recorded asks: %w", err)
+	}
+	return ids, nil
 }
 
 // utcDay is the midnight UTC starting t's UTC day.

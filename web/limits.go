@@ -218,8 +218,10 @@ func (s *Server) ReserveAsk(c *fiber.Ctx) (limits.Reservation, error) {
 // CommitAsk charges the reservation of an Ask that succeeded (recorded in
 // Postgres, counted in Redis; committing twice charges once) and sets the
 // X-Quota-* headers to the quota left afterwards. An error means the Ask
-// could not be recorded: the handler should log it and still serve the
-// answer, since the work is done; the reservation lapses by itself.
+// could not be recorded or counted: the handler should log it and still
+// serve the answer, since the work is done. The reservation lapses by
+// itself and is then settled from Postgres: counted if the Ask was
+// recorded there, dropped if not.
 func (s *Server) CommitAsk(c *fiber.Ctx, r limits.Reservation) error {
 	q, err := s.limits.Commit(c.UserContext(), r)
 	if err != nil {

@@ -101,7 +101,7 @@ func (e *Engine) acquire(ctx context.Context, accountID int64, l Limits, read bo
 		switch {
 		case err == nil:
 			q = st.remaining(l)
-		case errors.Is(err, errNeedsSeed):
+		case errors.Is(err, errNeedsSeed) || errors.Is(err, errNeedsSettle):
 			q, err = e.remaining(ctx, accountID, l, now)
 		}
 		if err != nil {

@@ -62,6 +62,8 @@ type UsageStore interface {
 	// AskCounts returns the accepted Asks of the UTC day containing day and
 	// of its UTC month.
 	AskCounts(ctx context.Context, accountID int64, day time.Time) (daily, monthly int, err error)
+	// RecordedAsks returns which of the reservations were recorded.
+	RecordedAsks(ctx context.Context, reservationIDs []string) ([]string, error)
 }
 
 // Config tunes the engine. Zero values are usable defaults.
@@ -192,4 +194,7 @@ func ints(v any, n int) ([]int64, error) {
 	return out, nil
 }
 
-var errNeedsSeed = errors.New("limits: quota counters not seeded")
+var (
+	errNeedsSeed   = errors.New("limits: quota counters not seeded")
+	errNeedsSettle = errors.New("limits: lapsed quota reservations not settled")
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,13 +25,26 @@ import (
 // admitted. An Ask in flight while Redis is flushed may go uncounted in
 // Redis for the rest of that window; Postgres still counts it, and the next
 // seeding of that window includes it.
+//
+// A commit whose Redis half fails (Redis unreachable for a moment) leaves
+// its reservation held, counted as taken until its lease lapses. A lapsed
+// reservation is never left to silently stop counting: before any process
+// reads or admits against a window holding one, it asks Postgres whether
+// that Ask was recorded and settles it, by reservation id, with the same
+// once-only step as a commit (recorded) or by moving it aside to the
+// window's "lapsed" set (not recorded: its process died, or the Ask failed
+// and could not be released). An Ask that overran its lease and commits
+// later still finds itself there and is counted. Settling is atomic per
+// id, so any number of processes may race to settle and commit the same
+// reservation and it counts once.
 
 // keySlack keeps a window's keys this long past the window's end, so a
 // commit that lands just after midnight still finds its counters.
 const keySlack = 24 * time.Hour
 
-// lapseGrace keeps an expired reservation in its ZSET (without counting it)
-// this long, so an Ask that overran its lease and then succeeds is still
+// lapseGrace keeps a lapsed reservation that Postgres had not recorded in
+// its window's lapsed set (where it does not count) this long past its
+// lease, so an Ask that overran its lease and then succeeds is still
 // charged.
 const lapseGrace = time.Hour
 
@@ -57,8 +71,8 @@ type Reservation struct {
 }
 
 type window struct {
-	used, held string
-	end        time.Time
+	used, held, lapsed string
+	end                time.Time
 }
 
 type windows struct {
@@ -73,13 +87,14 @@ func (e *Engine) windows(accountID int64, t time.Time) windows {
 	d := e.key(accountID, "asks:day:"+day.Format("2006-01-02"))
 	m := e.key(accountID, "asks:month:"+month.Format("2006-01"))
 	return windows{
-		day:   window{used: d + ":used", held: d + ":held", end: day.AddDate(0, 0, 1)},
-		month: window{used: m + ":used", held: m + ":held", end: month.AddDate(0, 1, 0)},
+		day:   window{used: d + ":used", held: d + ":held", lapsed: d + ":lapsed", end: day.AddDate(0, 0, 1)},
+		month: window{used: m + ":used", held: m + ":held", lapsed: m + ":lapsed", end: month.AddDate(0, 1, 0)},
 	}
 }
 
+// keys are the KEYS of every quota script, in the order stateLua names.
 func (w windows) keys() []string {
-	return []string{w.day.used, w.day.held, w.month.used, w.month.held}
+	return []string{w.day.used, w.day.held, w.month.used, w.month.held, w.day.lapsed, w.month.lapsed}
 }
 
 // ttl is how long, from now, a window's keys are kept.
@@ -90,6 +105,9 @@ func (w window) ttl(now time.Time) int64 {
 // quotaState is the state of both windows after the script ran.
 type quotaState struct {
 	dayUsed, dayHeld, monthUsed, monthHeld int
+	// lapsed are reservations whose lease ran out while still held: until
+	// they are settled (see settle) the counts above may be short.
+	lapsed []string
 }
 
 func (s quotaState) remaining(l Limits) Quota {
@@ -103,16 +121,32 @@ func left(limit, taken int) int {
 	return max(limit-taken, 0)
 }
 
-// stateLua reads both windows into {dayUsed, dayHeld, monthUsed, monthHeld}
-// with -1 for a used counter that does not exist. It is shared by the
-// scripts below; KEYS are always dayUsed, dayHeld, monthUsed, monthHeld.
+// stateLua reads both windows into {dayUsed, dayHeld, monthUsed, monthHeld,
+// lapsed ids...} with -1 for a used counter that does not exist; lapsed
+// ids are held reservations whose lease has run out (at most fifty from
+// each window). It is shared by the scripts below; KEYS are always
+// dayUsed, dayHeld, monthUsed, monthHeld, dayLapsed, monthLapsed, and
+// windows lists them by window.
 const stateLua = `
+local windows = {{used = KEYS[1], held = KEYS[2], aside = KEYS[5]}, {used = KEYS[3], held = KEYS[4], aside = KEYS[6]}}
+local function lapsed(now, out)
+  local seen = {}
+  for _, w in ipairs(windows) do
+    for _, id in ipairs(redis.call('ZRANGEBYSCORE', w.held, '-inf', now, 'LIMIT', 0, 50)) do
+      if not seen[id] then
+        seen[id] = true
+        out[#out + 1] = id
+      end
+    end
+  end
+  return out
+end
 local function state(now)
   local du = redis.call('GET', KEYS[1])
   local mu = redis.call('GET', KEYS[3])
   local dh = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
   local mh = redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
-  return {tonumber(du) or -1, dh, tonumber(mu) or -1, mh}
+  return lapsed(now, {tonumber(du) or -1, dh, tonumber(mu) or -1, mh})
 end
 `
 
@@ -123,7 +157,9 @@ return state(ARGV[1])
 
 // reserveScript admits one reservation if both windows have room. When a
 // counter is missing it changes nothing and returns {-1}: the caller seeds
-// from Postgres and tries again.
+// from Postgres and tries again. When a held reservation has lapsed it
+// changes nothing and returns {-2, ids...}: the caller settles them and
+// tries again.
 //
 // ARGV now, expiry, day limit, month limit, id, day ttl, month ttl,
 // cutoff (all times in ms; a negative limit is unlimited).
@@ -134,8 +170,13 @@ local dttl, mttl, cutoff = ARGV[6], ARGV[7], ARGV[8]
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then
   return {-1}
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', cutoff)
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', cutoff)
+local gone = lapsed(now, {-2})
+if #gone > 1 then
+  return gone
+end
+for _, w in ipairs(windows) do
+  redis.call('ZREMRANGEBYSCORE', w.aside, '-inf', cutoff)
+end
 local s = state(now)
 local dfull = dlim >= 0 and s[1] + s[2] >= dlim
 local mfull = mlim >= 0 and s[3] + s[4] >= mlim
@@ -150,38 +191,90 @@ return {1, 0, 0, s[1], s[2] + 1, s[3], s[4] + 1}
 `)
 
 // commitScript turns a reservation into usage: in each window, if the
-// reservation is still held (expired or not) it is removed and the counter
-// incremented. A second commit finds nothing held and changes nothing. A
-// missing counter is left missing: it will be seeded from Postgres, which
-// already has this Ask.
+// reservation is still held (lapsed or not) or was set aside as lapsed, it
+// is removed and the counter incremented. A second commit, or one after
+// settleScript counted it, finds nothing and changes nothing. A missing
+// counter is left missing: it will be seeded from Postgres, which already
+// has this Ask.
 //
 // ARGV id, now. Returns the state after the commit.
 var commitScript = redis.NewScript(stateLua + `
 local id = ARGV[1]
-for i = 1, 3, 2 do
-  if redis.call('ZREM', KEYS[i + 1], id) == 1 and redis.call('EXISTS', KEYS[i]) == 1 then
-    redis.call('INCR', KEYS[i])
+for _, w in ipairs(windows) do
+  local found = redis.call('ZREM', w.held, id) + redis.call('ZREM', w.aside, id)
+  if found > 0 and redis.call('EXISTS', w.used) == 1 then
+    redis.call('INCR', w.used)
   end
 end
 return state(ARGV[2])
 `)
 
+// settleScript settles lapsed reservations. The first n ids were recorded
+// in Postgres: each still held is committed as commitScript would. The
+// others were not: each still held moves, with its score, to the window's
+// lapsed set, where it no longer counts but a late commit still finds it.
+// An id no longer held was committed or released meanwhile and is left
+// alone.
+//
+// ARGV day ttl, month ttl, n, ids...
+var settleScript = redis.NewScript(stateLua + `
+windows[1].ttl, windows[2].ttl = ARGV[1], ARGV[2]
+local n = tonumber(ARGV[3])
+for a = 4, #ARGV do
+  local id = ARGV[a]
+  for _, w in ipairs(windows) do
+    local score = redis.call('ZSCORE', w.held, id)
+    if score then
+      redis.call('ZREM', w.held, id)
+      if a < 4 + n then
+        if redis.call('EXISTS', w.used) == 1 then
+          redis.call('INCR', w.used)
+        end
+      else
+        redis.call('ZADD', w.aside, score, id)
+        redis.call('PEXPIRE', w.aside, w.ttl)
+      end
+    end
+  end
+end
+return 1
+`)
+
+// parseQuotaState reads stateLua's reply. It fails with errNeedsSeed when
+// a counter is missing and errNeedsSettle when reservations have lapsed
+// (the state then lists them).
 func parseQuotaState(v any) (quotaState, error) {
-	r, err := ints(v, 1)
+	a, ok := v.([]any)
+	if !ok || len(a) < 4 {
+		return quotaState{}, fmt.Errorf("limits: unexpected quota reply %v", v)
+	}
+	r, err := ints(a[:4], 4)
 	if err != nil {
 		return quotaState{}, err
 	}
-	if r[0] < 0 && len(r) == 1 {
-		return quotaState{}, errNeedsSeed
+	s := quotaState{dayUsed: int(r[0]), dayHeld: int(r[1]), monthUsed: int(r[2]), monthHeld: int(r[3])}
+	if s.lapsed, err = strs(a[4:]); err != nil {
+		return quotaState{}, err
 	}
-	if len(r) < 4 {
-		return quotaState{}, fmt.Errorf("limits: unexpected quota reply %v", v)
-	}
-	s := quotaState{int(r[0]), int(r[1]), int(r[2]), int(r[3])}
-	if s.dayUsed < 0 || s.monthUsed < 0 {
-		return quotaState{}, errNeedsSeed
+	switch {
+	case s.dayUsed < 0 || s.monthUsed < 0:
+		return s, errNeedsSeed
+	case len(s.lapsed) > 0:
+		return s, errNeedsSettle
 	}
 	return s, nil
+}
+
+func strs(a []any) ([]string, error) {
+	out := make([]string, len(a))
+	for i, x := range a {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("limits: unexpected script reply %v", a)
+		}
+		out[i] = s
+	}
+	return out, nil
 }
 
 // Reserve claims one Ask of the account's quota for the request running
@@ -200,12 +293,25 @@ func (e *Engine) Reserve(ctx context.Context, accountID int64, l Limits) (Reserv
 		if err != nil {
 			return Reservation{}, fmt.Errorf("limits: reserve ask of account %d: %w", accountID, err)
 		}
+		if a, ok := v.([]any); ok && len(a) > 1 && a[0] == int64(-2) {
+			if attempt >= maxAttempts {
+				return Reservation{}, fmt.Errorf("limits: reserve ask of account %d: lapsed reservations remain after settling", accountID)
+			}
+			ids, err := strs(a[1:])
+			if err != nil {
+				return Reservation{}, err
+			}
+			if err := e.settle(ctx, accountID, w, now, ids); err != nil {
+				return Reservation{}, err
+			}
+			continue
+		}
 		res, err := ints(v, 1)
 		if err != nil {
 			return Reservation{}, err
 		}
 		if res[0] < 0 {
-			if attempt >= 2 {
+			if attempt >= maxAttempts {
 				return Reservation{}, fmt.Errorf("limits: reserve ask of account %d: counters vanish after seeding", accountID)
 			}
 			if err := e.seed(ctx, accountID, w, now); err != nil {
@@ -216,7 +322,7 @@ func (e *Engine) Reserve(ctx context.Context, accountID int64, l Limits) (Reserv
 		if len(res) < 7 {
 			return Reservation{}, fmt.Errorf("limits: unexpected reserve reply %v", v)
 		}
-		r.Left = quotaState{int(res[3]), int(res[4]), int(res[5]), int(res[6])}.remaining(l)
+		r.Left = quotaState{dayUsed: int(res[3]), dayHeld: int(res[4]), monthUsed: int(res[5]), monthHeld: int(res[6])}.remaining(l)
 		if res[0] == 1 {
 			return r, nil
 		}
@@ -261,6 +367,37 @@ func (e *Engine) seed(ctx context.Context, accountID int64, w windows, now time.
 	return nil
 }
 
+// maxAttempts bounds how often a read or reservation seeds or settles and
+// tries again: once for missing counters, then for lapsed reservations,
+// which come fifty at a time.
+const maxAttempts = 4
+
+// settle settles the lapsed reservations ids of the account's windows w:
+// those Postgres has recorded are counted, the others set aside (see
+// settleScript).
+func (e *Engine) settle(ctx context.Context, accountID int64, w windows, now time.Time, ids []string) error {
+	var recorded []string
+	if e.usage != nil {
+		var err error
+		if recorded, err = e.usage.RecordedAsks(ctx, ids); err != nil {
+			return fmt.Errorf("limits: settle lapsed asks of account %d: %w", accountID, err)
+		}
+	}
+	args := []any{w.day.ttl(now), w.month.ttl(now), len(recorded)}
+	for _, id := range recorded {
+		args = append(args, id)
+	}
+	for _, id := range ids {
+		if !slices.Contains(recorded, id) {
+			args = append(args, id)
+		}
+	}
+	if err := settleScript.Run(ctx, e.rdb, w.keys(), args...).Err(); err != nil {
+		return fmt.Errorf("limits: settle lapsed asks of account %d: %w", accountID, err)
+	}
+	return nil
+}
+
 // Commit charges the reservation: its Ask succeeded. The Ask is recorded
 // in Postgres first, then counted in Redis. Committing a reservation again
 // charges nothing more. It returns the quota left afterwards.
@@ -283,11 +420,12 @@ func (e *Engine) Commit(ctx context.Context, r Reservation) (Quota, error) {
 	if err == nil && w.day.used == e.windows(r.AccountID, now).day.used {
 		return s.remaining(r.Limits), nil
 	}
-	if err != nil && !errors.Is(err, errNeedsSeed) {
+	if err != nil && !errors.Is(err, errNeedsSeed) && !errors.Is(err, errNeedsSettle) {
 		return Quota{}, err
 	}
-	// The counters are gone, or the reservation belongs to a window that
-	// has since ended: report the current windows.
+	// The counters are gone, others' reservations have lapsed, or the
+	// reservation belongs to a window that has since ended: report the
+	// current windows.
 	return e.remaining(ctx, r.AccountID, r.Limits, now)
 }
 
@@ -300,8 +438,9 @@ func (e *Engine) Release(ctx context.Context, r Reservation) error {
 	}
 	w := e.windows(r.AccountID, r.At)
 	_, err := e.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZRem(ctx, w.day.held, r.ID)
-		p.ZRem(ctx, w.month.held, r.ID)
+		for _, k := range []string{w.day.held, w.month.held, w.day.lapsed, w.month.lapsed} {
+			p.ZRem(ctx, k, r.ID)
+		}
 		return nil
 	})
 	if err != nil {
@@ -325,13 +464,17 @@ func (e *Engine) remaining(ctx context.Context, accountID int64, l Limits, now t
 			return Quota{}, fmt.Errorf("limits: read quota of account %d: %w", accountID, err)
 		}
 		s, err := parseQuotaState(v)
-		if err == nil {
+		switch {
+		case err == nil:
 			return s.remaining(l), nil
+		case attempt >= maxAttempts:
+			return Quota{}, fmt.Errorf("limits: read quota of account %d: %w", accountID, err)
+		case errors.Is(err, errNeedsSeed):
+			err = e.seed(ctx, accountID, w, now)
+		case errors.Is(err, errNeedsSettle):
+			err = e.settle(ctx, accountID, w, now, s.lapsed)
 		}
-		if !errors.Is(err, errNeedsSeed) || attempt >= 2 {
-			return Quota{}, err
-		}
-		if err := e.seed(ctx, accountID, w, now); err != nil {
+		if err != nil {
 			return Quota{}, err
 		}
 	}

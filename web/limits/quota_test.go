@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web/limits"
 )
 
@@ -350,5 +353,82 @@ func TestQuotaZeroAndUnlimited(t *testing.T) {
 	}
 	if d, m := env.pgCounts(t, acct); d != 20 || m != 20 {
 		t.Fatalf("Postgres counts %d/%d, want 20/20 (usage is recorded even when unlimited)", d, m)
+	}
+}
+
+// TestQuotaRedisFailsAtCommit: issue 14 (8). An Ask succeeds while its web
+// process cannot reach Redis: the commit records it in Postgres but cannot
+// count it in Redis. Once the reservation's lease has run out, every
+// process, the one that failed and another, agrees with Postgres: the
+// quota left, and the number of Asks admitted, from both at once, until
+// it is used up.
+func TestQuotaRedisFailsAtCommit(t *testing.T) {
+	env := newEnv(t, time.Date(2025, 6, 10, 12, 0, 0, 0, time.UTC))
+	proxy := storetest.NewProxy(t, storetest.RedisAddr())
+	opts := *env.rdb.Options()
+	opts.Addr = proxy.Addr()
+	rdb := redis.NewClient(&opts)
+	t.Cleanup(func() { rdb.Close() })
+	cut := limits.New(rdb, env.st, limits.Config{Clock: env.clock})
+	other := env.engine(t)
+	acct := env.account(t)
+	l := limits.Limits{AsksPerDay: 3, AsksPerMonth: 100}
+	ctx := context.Background()
+
+	r, err := cut.Reserve(ctx, acct, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.Down()
+	if _, err := cut.Commit(ctx, r); err == nil {
+		t.Fatal("commit succeeded with Redis unreachable")
+	}
+	proxy.Up()
+	for i := 0; rdb.Ping(ctx).Err() != nil; i++ { // the pool may wait a moment before dialling again
+		if i > 100 {
+			t.Fatal("Redis unreachable through the proxy")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if d, m := env.pgCounts(t, acct); d != 1 || m != 1 {
+		t.Fatalf("Postgres counts %d/%d, want the Ask recorded", d, m)
+	}
+
+	env.clock.Set(r.Expires) // the request ended long ago; its lease lapses
+	slot, q, err := other.AcquireAndRead(ctx, acct, limits.Limits{ConcurrentRequests: 1, AsksPerDay: 3, AsksPerMonth: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.ReleaseSlot(ctx, slot)
+	if q != (limits.Quota{Daily: 2, Monthly: 99}) {
+		t.Fatalf("another engine: quota = %+v, want 2/99 as Postgres counts", q)
+	}
+	if q := remaining(t, cut, acct, l); q != (limits.Quota{Daily: 2, Monthly: 99}) {
+		t.Fatalf("the engine that failed: remaining = %+v, want 2/99 as Postgres counts", q)
+	}
+	var mu sync.Mutex
+	admitted := 0
+	parallel(20, func(i int) {
+		e := []*limits.Engine{cut, other}[i%2]
+		r, err := e.Reserve(ctx, acct, l)
+		if err != nil {
+			appError(t, err, selah.EQUOTA)
+			return
+		}
+		mu.Lock()
+		admitted++
+		mu.Unlock()
+		if _, err := e.Commit(ctx, r); err != nil {
+			t.Error(err)
+		}
+	})
+	if admitted != 2 {
+		t.Fatalf("admitted %d more Asks, want 2", admitted)
+	}
+	if d, m := env.pgCounts(t, acct); d != 3 || m != 3 {
+		t.Fatalf("Postgres counts %d/%d, want 3/3", d, m)
+	}
+	if q := remaining(t, other, acct, l); q != (limits.Quota{Daily: 0, Monthly: 97}) {
+		t.Fatalf("remaining = %+v, want 0/97", q)
 	}
 }
