@@ -48,6 +48,7 @@ type Account struct {
 	Plan      Plan
 	Status    string // AccountActive or AccountDisabled
 	IsAdmin   bool
+	Verified  bool // the address is proved the account's (see SignUp); website sign-in requires it
 	CreatedAt time.Time
 }
 
@@ -82,18 +83,20 @@ func validEmail(email string) bool {
 
 // accountColumns and scanAccount read an account joined with its plan; the
 // query must alias accounts as a and plans as p.
-const accountColumns = `a.id, a.email, a.status, a.is_admin, a.created_at,
+const accountColumns = `a.id, a.email, a.status, a.is_admin, a.verified_at IS NOT NULL, a.created_at,
 	p.name, p.requests_per_minute, p.concurrent_requests, p.asks_per_day, p.asks_per_month, p.max_active_keys`
 
 func accountDest(a *Account) []any {
-	return []any{&a.ID, &a.Email, &a.Status, &a.IsAdmin, &a.CreatedAt,
+	return []any{&a.ID, &a.Email, &a.Status, &a.IsAdmin, &a.Verified, &a.CreatedAt,
 		&a.Plan.Name, &a.Plan.RequestsPerMinute, &a.Plan.ConcurrentRequests,
 		&a.Plan.AsksPerDay, &a.Plan.AsksPerMonth, &a.Plan.MaxActiveKeys}
 }
 
-// CreateAccount creates an account. email is normalised; passwordHash may
-// be empty (no website sign-in); plan "" means free. A taken email is a
-// selah.ECONFLICT error, a bad email or unknown plan selah.EINVALID.
+// CreateAccount creates an account for an operator (the CLI), verified:
+// the operator vouches for the address. Website sign-ups go through SignUp.
+// email is normalised; passwordHash may be empty (no website sign-in);
+// plan "" means free. A taken email is a selah.ECONFLICT error, a bad email
+// or unknown plan selah.EINVALID.
 func (s *Store) CreateAccount(ctx context.Context, email, passwordHash string, plan string, admin bool) (Account, error) {
 	email = NormalizeEmail(email)
 	if !validEmail(email) {
@@ -109,8 +112,8 @@ func (s *Store) CreateAccount(ctx context.Context, email, passwordHash string, p
 	var a Account
 	err := s.pool.QueryRow(ctx, `
 		WITH a AS (
-			INSERT INTO accounts (email, password_hash, plan, is_admin)
-			SELECT $1, $2, name, $4 FROM plans WHERE name = $3
+			INSERT INTO accounts (email, password_hash, plan, is_admin, verified_at)
+			SELECT $1, $2, name, $4, now() FROM plans WHERE name = $3
 			RETURNING *
 		)
 		SELECT `+accountColumns+` FROM a JOIN plans p ON p.name = a.plan`,
