@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,7 +36,8 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 	}
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.DiscardHandler)})
+	logs := &devLog{}
+	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +98,11 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#confirm"), password),
 	)
 	submit("sign up", `form[action="/signup"] button[type="submit"]`, http.StatusOK)
+	// The development mailer writes the verification link to the log.
+	do("open the verification link", chromedp.Navigate(base+logs.verifyLink(t)))
+	submit("confirm the address", `form[action="/verify"] button[type="submit"]`, http.StatusOK)
+	do("fill in the sign-in form", chromedp.SendKeys(chromedp.CSS("#password"), password))
+	submit("sign in", `form[action="/signin"] button[type="submit"]`, http.StatusOK)
 	// The free plan's five requests a minute are fewer than the polling
 	// below may need; plans are an administrator's business, not the site's.
 	if err := st.SetPlan(ctx, email, store.PlanDeveloper); err != nil {
@@ -159,7 +168,8 @@ func TestBrowserNarrow(t *testing.T) {
 	}
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.DiscardHandler)})
+	logs := &devLog{}
+	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -231,6 +241,19 @@ func TestBrowserNarrow(t *testing.T) {
 	if _, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(`form[action="/signup"] button[type="submit"]`))); err != nil {
 		t.Fatal(err)
 	}
+	narrow("the check-your-e-mail page")
+	visit(logs.verifyLink(t))
+	for _, form := range []string{"/verify", "/signin"} {
+		if form == "/signin" {
+			if err := chromedp.Do(bctx, chromedp.SendKeys(chromedp.CSS("#password"), password)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(`form[action="`+form+`"] button[type="submit"]`))); err != nil {
+			t.Fatal(err)
+		}
+		narrow("the page after " + form)
+	}
 	if err := chromedp.Do(bctx, chromedp.SendKeys(chromedp.CSS("#key-name"), "a key with a rather long name for a phone")); err != nil {
 		t.Fatal(err)
 	}
@@ -250,6 +273,33 @@ func TestBrowserNarrow(t *testing.T) {
 
 // newBrowser starts a headless Chromium with a fresh profile that is gone
 // when the test ends.
+// devLog is the server's log, where the development mailer writes
+// verification links.
+type devLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *devLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+var verifyLinkPattern = regexp.MustCompile(`/verify\?token=[0-9A-Za-z_-]{43}`)
+
+// verifyLink returns the path of the latest verification link logged.
+func (l *devLog) verifyLink(t *testing.T) string {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	links := verifyLinkPattern.FindAllString(l.b.String(), -1)
+	if len(links) == 0 {
+		t.Fatal("no verification link in the log")
+	}
+	return links[len(links)-1]
+}
+
 func newBrowser(ctx context.Context, t *testing.T) context.Context {
 	t.Helper()
 	profile, err := os.MkdirTemp("", "selah-chromium-")

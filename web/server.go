@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
 )
@@ -59,6 +60,9 @@ type Deps struct {
 	// Gatherers are extra metrics served at OpsHandler's /metrics (the
 	// worker's, when one runs in this process).
 	Gatherers []prometheus.Gatherer
+	// Mailer sends sign-up e-mail; nil writes it to Logger (development
+	// only: a verification link is a credential).
+	Mailer Mailer
 	// Now is the clock for key expiry and other business time; nil means
 	// time.Now. Tests set it to cross expiries without sleeping.
 	Now func() time.Time
@@ -85,6 +89,7 @@ type Server struct {
 	editions  editionCache   // corpus edition of cacheable responses, see cache.go
 	verifier  verifier       // quote index of POST /verify, see verify.go
 	throttle  throttleState  // sign-in and sign-up throttles' Redis health, see session.go
+	mailer    Mailer         // sign-up e-mail, see signup.go
 }
 
 // New builds the server and its routes.
@@ -107,8 +112,11 @@ func New(cfg Config, deps Deps) *Server {
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
+	if deps.Mailer == nil {
+		deps.Mailer = email.NewLog(deps.Logger)
+	}
 	s := &Server{cfg: cfg, store: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue,
-		gatherers: deps.Gatherers}
+		gatherers: deps.Gatherers, mailer: deps.Mailer}
 	if deps.Queue != nil {
 		s.metrics.registry.MustRegister(deps.Queue.Collector())
 	}

@@ -339,9 +339,10 @@ func wellFormedToken(t string) bool {
 // authForm is the data of the sign-in and sign-up pages. It never holds a
 // password: a failed form comes back with the email only.
 type authForm struct {
-	Email string
-	Next  string
-	Error string
+	Email  string
+	Next   string
+	Error  string
+	Notice string // a success to report, e.g. a confirmed address
 }
 
 func (s *Server) signUpForm(c *fiber.Ctx) error {
@@ -397,18 +398,21 @@ func (s *Server) signUp(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	acct, err := s.store.CreateAccount(c.UserContext(), form.Email, hash, "", false)
+	// From here on every address is answered alike, taken or not (issue
+	// 14): the same hash above, one e-mail, the same page.
+	su, err := s.store.SignUp(c.UserContext(), form.Email, hash, s.now(), verifyLinkTTL)
 	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
 		return fail(StatusOf(code), selah.ErrorMessage(err))
 	}
 	if err != nil {
 		return fmt.Errorf("web: sign up: %w", err)
 	}
-	logger(c).Info("account created", slog.Int64("accountId", acct.ID))
-	if err := s.startSession(c, acct); err != nil {
-		return err
+	logger(c).Info("sign-up", slog.Int64("accountId", su.Account.ID), slog.Bool("created", su.Outcome == store.SignUpCreated))
+	if err := s.sendSignUpMail(c, su); err != nil {
+		setRetryAfter(c, err)
+		return fail(StatusOf(selah.ErrorCode(err)), selah.ErrorMessage(err))
 	}
-	return c.Redirect(orDefault(form.Next, "/settings/api"), fiber.StatusSeeOther)
+	return s.renderPage(c, fiber.StatusOK, "signup_sent", signUpSent{Email: su.Account.Email, Next: form.Next})
 }
 
 func (s *Server) signInForm(c *fiber.Ctx) error {
@@ -422,6 +426,9 @@ func (s *Server) signInForm(c *fiber.Ctx) error {
 // errBadCredentials is the one message for every failed sign-in, so the
 // page never tells whether an account with the email exists.
 const errBadCredentials = "The email address or password is not correct."
+
+const errNotVerified = "Confirm your e-mail address first: open the link in the message we sent to it. " +
+	"To get a new link, sign up again with the same address."
 
 func (s *Server) signIn(c *fiber.Ctx) error {
 	form := authForm{Email: strings.TrimSpace(c.FormValue("email")), Next: localPath(c.FormValue("next"))}
@@ -495,6 +502,11 @@ func (s *Server) signIn(c *fiber.Ctx) error {
 	}
 	if err := s.limits.Undo(c.UserContext(), emailKey); err != nil {
 		logger(c).Warn("undo sign-in attempt", slog.String("error", err.Error()))
+	}
+	if !acct.Verified {
+		// Said only after the right password, so it tells an outsider
+		// nothing about the address.
+		return fail(fiber.StatusForbidden, errNotVerified)
 	}
 	if err := s.startSession(c, acct); err != nil {
 		return err

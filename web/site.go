@@ -180,6 +180,8 @@ func (s *Server) siteRoutes() {
 	s.app.Post("/signup", s.form(s.signUp)...)
 	s.app.Get("/signin", s.page(s.signInForm)...)
 	s.app.Post("/signin", s.form(s.signIn)...)
+	s.app.Get("/verify", s.page(s.verifyForm)...)
+	s.app.Post("/verify", s.form(s.verify)...)
 	s.app.Post("/signout", s.form(s.signOut)...)
 
 	s.app.Get("/ask", s.page(s.siteAskForm)...)

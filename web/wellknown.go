@@ -15,6 +15,7 @@ Disallow: /admin/
 Disallow: /api/
 Disallow: /signin
 Disallow: /signup
+Disallow: /verify
 `
 
 // robots serves GET /robots.txt.
