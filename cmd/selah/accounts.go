@@ -25,7 +25,9 @@ func newAccountsCmd(cfg *config) *cobra.Command {
 		Short: "Create and manage API accounts",
 		Long: `accounts manages the accounts that own API keys, their plans and the plans'
 limits. Disabling an account refuses all its keys (403 account_disabled)
-until "accounts enable"; the keys themselves are left as they were.`,
+until "accounts enable"; the keys themselves are left as they were.
+Accounts made on the website's sign-up page sign in once their e-mail
+address is verified (the link sent to it, or "accounts verify").`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(
@@ -33,6 +35,7 @@ until "accounts enable"; the keys themselves are left as they were.`,
 		newAccountsSetPlanCmd(cfg),
 		newAccountsDisableCmd(cfg),
 		newAccountsEnableCmd(cfg),
+		newAccountsVerifyCmd(cfg),
 		newAccountsEnsureDevCmd(cfg),
 		newAccountsPlansCmd(cfg),
 	)
@@ -188,6 +191,31 @@ func newAccountsEnableCmd(cfg *config) *cobra.Command {
 				return noAccount(err, args[0])
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "enabled account %s\n", store.NormalizeEmail(args[0]))
+			return nil
+		}),
+	}
+}
+
+func newAccountsVerifyCmd(cfg *config) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify EMAIL",
+		Short: "Mark an account's e-mail address verified, as its link would (development and operators)",
+		Long: `verify lets an account made on the sign-up page sign in without following
+the link sent to its address: in development that link is only written to
+the log. The account keeps the password of its latest sign-up, and its
+pending links stop working. Accounts made with "accounts create" are
+verified already.`,
+		Args: cobra.ExactArgs(1),
+		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
+			already, err := st.MarkVerified(ctx, args[0], time.Now())
+			if err != nil {
+				return noAccount(err, args[0])
+			}
+			if already {
+				fmt.Fprintf(cmd.OutOrStdout(), "account %s was verified already\n", store.NormalizeEmail(args[0]))
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "verified account %s\n", store.NormalizeEmail(args[0]))
 			return nil
 		}),
 	}

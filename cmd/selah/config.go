@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
+	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web"
 )
@@ -48,6 +49,10 @@ type config struct {
 	// anything else (development).
 	TrustedProxies string
 	Environment    string
+	// SMTPURL (SMTP_URL) and MailFrom (MAIL_FROM) configure the sign-up
+	// e-mail; without SMTP_URL it is written to the log (development only).
+	SMTPURL  string
+	MailFrom string
 }
 
 func env(name, def string) string {
@@ -89,7 +94,11 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 	f.StringVar(&c.TrustedProxies, "trusted-proxies", env("TRUSTED_PROXIES", ""),
 		"comma-separated addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed (env TRUSTED_PROXIES; default none)")
 	f.StringVar(&c.Environment, "env", env("SELAH_ENV", "development"),
-		"production or development; production requires PUBLIC_URL (env SELAH_ENV)")
+		"production or development; production requires PUBLIC_URL and SMTP_URL (env SELAH_ENV)")
+	f.StringVar(&c.SMTPURL, "smtp-url", env("SMTP_URL", ""),
+		"SMTP server for sign-up e-mail: smtps://user:password@host:465, smtp://user:password@host:587 (STARTTLS) or smtp://host:25?tls=none (env SMTP_URL; unset: e-mail is written to the log, development only)")
+	f.StringVar(&c.MailFrom, "mail-from", env("MAIL_FROM", ""),
+		`sender of sign-up e-mail, e.g. "selah <no-reply@selah.example>" (env MAIL_FROM; required with SMTP_URL)`)
 	f.DurationVar(&c.SearchTimeout, "search-timeout", envDuration("SEARCH_TIMEOUT", 10*time.Second),
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
 	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
@@ -161,6 +170,12 @@ func (c *config) checkWeb() error {
 	if c.production() && c.PublicURL == "" {
 		return errors.New("SELAH_ENV=production requires PUBLIC_URL (the site's https:// base URL for canonical links)")
 	}
+	if c.production() && c.SMTPURL == "" {
+		return errors.New("SELAH_ENV=production requires SMTP_URL (and MAIL_FROM): sign-up sends verification links by e-mail, and only development writes them to the log")
+	}
+	if _, err := c.mailer(slog.Default()); err != nil {
+		return err
+	}
 	_, err := c.trustedProxies()
 	return err
 }
@@ -177,6 +192,18 @@ func (c *config) checkMetricsAddr() error {
 		return fmt.Errorf("METRICS_ADDR: %q is not host:port (e.g. 127.0.0.1:9090 or 0.0.0.0:9090)", c.MetricsAddr)
 	}
 	return nil
+}
+
+// mailer is the sender of sign-up e-mail: SMTP when SMTP_URL is set, else
+// the log (checkWeb refuses that in production).
+func (c *config) mailer(log *slog.Logger) (web.Mailer, error) {
+	if c.SMTPURL == "" {
+		return email.NewLog(log), nil
+	}
+	if c.MailFrom == "" {
+		return nil, errors.New(`SMTP_URL requires MAIL_FROM, the sender address (e.g. "selah <no-reply@selah.example>")`)
+	}
+	return email.NewSMTP(email.SMTPConfig{URL: c.SMTPURL, From: c.MailFrom})
 }
 
 func (c *config) listenAddr() string {

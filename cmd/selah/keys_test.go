@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"regexp"
 	"slices"
@@ -194,12 +195,38 @@ func TestAccountsCreatePassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, hash, err := c.st.AccountForLogin(context.Background(), "web@example.com")
-	if err != nil || !a.IsAdmin || !web.CheckPassword(hash, "s3cret pass") {
+	if err != nil || !a.IsAdmin || !a.Verified || !web.CheckPassword(hash, "s3cret pass") {
 		t.Fatalf("account %+v, hash %q, %v", a, hash, err)
 	}
 	if _, err := c.runIn("", "accounts", "create", "--email", "empty@example.com", "--password-stdin"); selah.ErrorCode(err) != selah.EINVALID {
 		t.Fatalf("empty password: %v", err)
 	}
+}
+
+// TestAccountsVerify (issue 14, defect 6): in development the link of a
+// website sign-up is only logged; "accounts verify" lets the account sign
+// in without it, and retires its links.
+func TestAccountsVerify(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	ctx := context.Background()
+	su, err := c.st.SignUp(ctx, "site@example.com", "$argon2id$x", time.Now(), time.Hour)
+	if err != nil || su.Account.Verified {
+		t.Fatalf("SignUp = %+v, %v", su, err)
+	}
+	if out := c.run("accounts", "verify", "Site@Example.com"); out != "verified account site@example.com\n" {
+		t.Fatalf("accounts verify printed %q", out)
+	}
+	if a, err := c.st.AccountByEmail(ctx, "site@example.com"); err != nil || !a.Verified {
+		t.Fatalf("account after verify = %+v, %v", a, err)
+	}
+	if err := c.st.VerificationPending(ctx, su.Token, time.Now()); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the account's link still works: %v", err)
+	}
+	if out := c.run("accounts", "verify", "site@example.com"); !strings.Contains(out, "verified already") {
+		t.Fatalf("verify again printed %q", out)
+	}
+	c.fails(selah.ENOTFOUND, "accounts", "verify", "nobody@example.com")
 }
 
 func TestEnsureDev(t *testing.T) {
