@@ -613,7 +613,9 @@ func TestConfigAndSecretExample(t *testing.T) {
 	if len(cms) != 1 || cms[0].Metadata.Name != "selah-config" {
 		t.Fatal("want exactly one ConfigMap, selah-config")
 	}
-	secretKeys := []string{"DATABASE_URL", "REDIS_URL", "OPENAI_API_KEY"}
+	// SMTP_URL holds the mail server's password; production needs it
+	// (issue 14, defect 6).
+	secretKeys := []string{"DATABASE_URL", "REDIS_URL", "OPENAI_API_KEY", "SMTP_URL"}
 	for _, k := range secretKeys {
 		if _, ok := cms[0].Data[k]; ok {
 			t.Errorf("ConfigMap holds %s, a secret", k)
