@@ -19,8 +19,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,7 +73,11 @@ type Synset struct {
 	// WordNet's underscores and the adjective markers ("(a)") dropped.
 	Words []string
 	// Gloss is the definition and its example sentences as written.
-	Gloss    string
+	Gloss string
+	// LexFile is the number of the lexicographer file the synset comes
+	// from, WordNet's coarse class of its sense (18 is noun.person; see
+	// lexnames(5WN)).
+	LexFile  uint8
 	pointers []pointer
 }
 
@@ -197,7 +203,11 @@ func (w *WordNet) readData(path string, p POS) error {
 		if err != nil {
 			return fmt.Errorf("offset %q", f[0])
 		}
-		s := &Synset{POS: p, Offset: uint32(off), Gloss: strings.TrimSpace(string(gloss))}
+		lex, err := strconv.ParseUint(f[1], 10, 8)
+		if err != nil {
+			return fmt.Errorf("synset %s lexicographer file %q", f[0], f[1])
+		}
+		s := &Synset{POS: p, Offset: uint32(off), Gloss: strings.TrimSpace(string(gloss)), LexFile: uint8(lex)}
 		nw, err := strconv.ParseUint(f[3], 16, 8)
 		if err != nil {
 			return fmt.Errorf("synset %s word count %q", f[0], f[3])
@@ -318,6 +328,24 @@ func (w *WordNet) readExceptions(path string, p POS) error {
 		exc[f[0]] = append(exc[f[0]], f[1:]...)
 		return nil
 	})
+}
+
+// Has reports whether lemma (lower case, spaces or underscores) is a lemma
+// of part of speech p as written, without inflection rules.
+func (w *WordNet) Has(lemma string, p POS) bool {
+	_, ok := w.index[p][strings.ReplaceAll(lemma, " ", "_")]
+	return ok
+}
+
+// EachException calls fn with each line of p's exception list: an
+// irregular form and the base forms it inflects ("became" → "become"),
+// in the forms' alphabetical order so that callers building tables from
+// them get the same table every run.
+func (w *WordNet) EachException(p POS, fn func(form string, bases []string)) {
+	exc := w.exceptions[p]
+	for _, form := range slices.Sorted(maps.Keys(exc)) {
+		fn(form, exc[form])
+	}
 }
 
 // Lookup returns the lemmas a word form is an inflection of (or is) in each
