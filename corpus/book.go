@@ -127,4 +127,8 @@ type Verse struct {
 	Number  int
 	Text    string // plain KJV text, no markup, no paragraph marks
 	Title   string // a psalm title standing before the verse, kept apart from its text
+	// WordsOfChrist is set when the verse holds words of Jesus (the KJV
+	// module marks them <q who="Jesus">, the red letters of print
+	// editions).
+	WordsOfChrist bool
 }

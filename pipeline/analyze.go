@@ -2,30 +2,26 @@ package pipeline
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
-// archaic maps KJV word forms that have no place in modern English to the
-// modern word, so "thou hast" and "you have" become the same terms. Regular
-// verb endings (-eth, -est) are not listed: BuildLocal derives them from the
-// corpus itself (see deriveArchaic).
-var archaic = map[string]string{
-	"thee": "you", "thou": "you", "ye": "you", "thy": "your", "thine": "your",
-	"thyself": "yourself", "hath": "has", "hast": "have", "doth": "does",
-	"dost": "do", "art": "are", "wast": "was", "wert": "were", "shalt": "shall",
-	"wilt": "will", "canst": "can", "couldest": "could", "didst": "did",
-	"hadst": "had", "mayest": "may", "mightest": "might", "shouldest": "should",
-	"wouldest": "would", "saith": "says", "spake": "spoke", "unto": "to",
-	"whoso": "whoever", "whosoever": "whoever", "whatsoever": "whatever",
-	"whithersoever": "wherever", "whither": "where", "thence": "there",
-	"hither": "here", "yea": "yes", "nay": "no", "ere": "before",
-	"shew": "show", "shewed": "showed", "shewn": "shown", "sheweth": "shows",
-	"shewest": "show", "shewing": "showing", "morrow": "tomorrow",
-	"alway": "always", "betwixt": "between", "wherefore": "why", "aught": "anything",
-	"naught": "nothing", "nought": "nothing", "verily": "truly", "oft": "often",
-	"brethren": "brothers", "kine": "cows", "twain": "two",
+// kjvFunctionWords are the KJV's pronouns, auxiliaries and connectives
+// ("thou", "hast", "unto"): dropped like the stop words they are in modern
+// English. This is a stop list, not a bridge: no KJV word is mapped onto a
+// modern one here. Content words are bridged by the WEB field of the index
+// and the archaic verb forms by deriveArchaic, which learns them from the
+// two wordings.
+var kjvFunctionWords = map[string]bool{
+	"thee": true, "thou": true, "ye": true, "thy": true, "thine": true, "thyself": true,
+	"hath": true, "hast": true, "doth": true, "dost": true, "art": true, "wast": true,
+	"wert": true, "shalt": true, "wilt": true, "canst": true, "couldest": true,
+	"didst": true, "hadst": true, "mayest": true, "mightest": true, "wouldest": true,
+	"unto": true, "whoso": true, "whosoever": true, "whatsoever": true,
+	"whithersoever": true, "whither": true, "thence": true, "hither": true,
+	"yea": true, "nay": true, "ere": true, "betwixt": true, "wherefore": true,
 }
 
 // stopExtra are words that carry no meaning for retrieval beyond Snowball's
@@ -39,62 +35,7 @@ var stopExtra = map[string]bool{
 }
 
 func isStop(w string) bool {
-	return stopExtra[w] || english.IsStopWord(w)
-}
-
-// words splits text into lower-case words. Apostrophes inside a word are
-// kept to be dealt with by normWord; hyphenated words yield their parts and
-// the joined form, since the KJV writes "tenderhearted" where a reader types
-// "tender-hearted".
-func words(text string, fn func(w string)) {
-	text = strings.ToLower(text)
-	var b strings.Builder
-	var parts []string
-	flushWord := func() {
-		if b.Len() > 0 {
-			parts = append(parts, b.String())
-			b.Reset()
-		}
-	}
-	flush := func() {
-		flushWord()
-		for _, p := range parts {
-			fn(p)
-		}
-		if len(parts) > 1 {
-			fn(strings.Join(parts, ""))
-		}
-		parts = parts[:0]
-	}
-	for _, r := range text {
-		switch {
-		case unicode.IsLetter(r):
-			b.WriteRune(r)
-		case r == '\'' || r == '’' || r == '‘':
-			if b.Len() > 0 {
-				b.WriteByte('\'')
-			}
-		case r == '-' || r == '‐' || r == '‑':
-			flushWord()
-		default:
-			flush()
-		}
-	}
-	flush()
-}
-
-// normWord strips possessives and contractions: "brother's" is "brother",
-// and "don't" is "not".
-func normWord(w string) string {
-	w = strings.Trim(w, "'")
-	i := strings.IndexByte(w, '\'')
-	if i < 0 {
-		return w
-	}
-	if strings.HasSuffix(w, "n't") {
-		return "not"
-	}
-	return w[:i]
+	return stopExtra[w] || kjvFunctionWords[w] || english.IsStopWord(w)
 }
 
 // negations all become the term "not": stop words elsewhere, but "judge
@@ -105,19 +46,31 @@ var negations = map[string]bool{"not": true, "no": true, "nor": true}
 // modern, stop words dropped, and Snowball-stemmed.
 type analyzer struct {
 	// modern maps corpus-derived archaic verb forms ("loveth") to their
-	// modern word ("love"); it is part of the stored model.
+	// modern word ("love"), learned by deriveArchaic.
 	modern map[string]string
+	// stems caches Snowball stems while an index is built (one goroutine);
+	// nil when the analyzer is shared by concurrent queries.
+	stems map[string]string
+}
+
+func (a *analyzer) stem(w string) string {
+	if a.stems == nil {
+		return english.Stem(w, true)
+	}
+	s, ok := a.stems[w]
+	if !ok {
+		s = english.Stem(w, true)
+		a.stems[w] = s
+	}
+	return s
 }
 
 // terms calls fn with each index term of text, in order.
 func (a *analyzer) terms(text string, fn func(term string)) {
-	words(text, func(w string) {
-		if w = normWord(w); w == "" {
-			return
-		}
-		if m, ok := archaic[w]; ok {
-			w = m
-		} else if m, ok := a.modern[w]; ok {
+	// The vectors' tokenization: the lexical index and the dense source
+	// see the same words.
+	wordvec.Each(text, func(w string) {
+		if m, ok := a.modern[w]; ok {
 			w = m
 		}
 		if negations[w] {
@@ -127,14 +80,13 @@ func (a *analyzer) terms(text string, fn func(term string)) {
 		if len(w) < 2 || isStop(w) {
 			return
 		}
-		fn(english.Stem(w, true))
+		fn(a.stem(w))
 	})
 }
 
-// features calls fn with each unigram term of text and, after each but
-// the first, the bigram of it and the term before ("god love" for "God so
-// loved"): bigrams carry word order, so a quotation ranks the verse it
-// quotes above verses that merely share its words.
+// features calls fn with each term of text and, after each but the
+// first, the pair of it and the term before ("god love" for "God so
+// loved").
 func (a *analyzer) features(text string, fn func(term string, bigram bool)) {
 	prev := ""
 	a.terms(text, func(t string) {
@@ -146,7 +98,7 @@ func (a *analyzer) features(text string, fn func(term string, bigram bool)) {
 	})
 }
 
-// deriveArchaic finds the KJV's -eth/-est verb forms and the modern word
+// deriveArchaic finds the KJV's -eth/-est/-th verb forms and the modern word
 // each stands for, from the corpus alone: a KJV word that never occurs in
 // the modern (WEB) wording and that becomes a WEB word when the ending is
 // taken off ("loveth" → "love", "setteth" → "set", "crieth" → "cry"). When
@@ -158,7 +110,7 @@ func deriveArchaic(kjv, modern map[string]int) map[string]string {
 		if modern[w] > 0 || len(w) < 5 {
 			continue
 		}
-		if _, ok := archaic[w]; ok {
+		if kjvFunctionWords[w] {
 			continue
 		}
 		var stem string
@@ -171,7 +123,9 @@ func deriveArchaic(kjv, modern map[string]int) map[string]string {
 				out[w] = stem
 			}
 			continue
-		case strings.HasSuffix(w, "st"):
+		case strings.HasSuffix(w, "st"), strings.HasSuffix(w, "th"):
+			// "-st" of the second person ("didst") and "-th" of the third
+			// ("saith" → "say").
 			stem = w[:len(w)-2]
 		default:
 			continue
@@ -195,4 +149,14 @@ func deriveArchaic(kjv, modern map[string]int) map[string]string {
 		}
 	}
 	return out
+}
+
+// questionFrame are terms that frame a question without naming its topic
+// ("what does the Bible say about", "verses for"): they would only dilute
+// its evidence and coverage. A stop list of the question's frame, not a
+// bridge.
+var questionFrame = map[string]bool{
+	"bibl": true, "scriptur": true, "vers": true, "say": true, "okay": true,
+	"ok": true, "feel": true, "deal": true, "someth": true, "thing": true,
+	"not": true,
 }

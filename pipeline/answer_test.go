@@ -13,7 +13,6 @@ import (
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/store/storetest"
 )
 
 // newAnswerer returns an answerer with generator g (nil: extractive) over a
@@ -28,12 +27,8 @@ func newAnswerer(t testing.TB, g pipeline.Generator) (*pipeline.Answerer, *store
 // a retriever over it, for tests that build several answerers.
 func answerRetriever(t testing.TB) (*store.Store, *pipeline.Retriever) {
 	t.Helper()
-	st := storetest.NewCorpusStore(t)
-	e, err := pipeline.LoadEmbedder(context.Background(), st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st, pipeline.NewRetriever(st, e)
+	b := setup(t)
+	return b.st, b.r
 }
 
 // candidateNumber is a candidate's number left in prose ("[2]").
@@ -94,10 +89,12 @@ func TestAnswerExtractive(t *testing.T) {
 	t.Logf("answer: %s\nsummary: %s", ans.Text, ans.Summary)
 	checkGrounded(t, st, ans, 3)
 	if ans.Generator != "extractive" || ans.Fallback || ans.NoPassage ||
-		len(ans.Retrieved) < pipeline.DefaultAskCandidates || len(ans.Retrieved) > 2*pipeline.DefaultAskCandidates {
+		len(ans.Retrieved) < pipeline.DefaultAskCandidates || len(ans.Retrieved) > 6*pipeline.DefaultAskCandidates {
 		t.Errorf("answer %+v", ans)
 	}
-	if ans.References[0].Reference != "1 Peter 5:7" || !strings.Contains(ans.Text, `"Casting all your care upon him; for he careth for you" (1 Peter 5:7).`) {
+	// A sentence of the composer's own from the worry hub's summary, citing
+	// 1 Peter 5:7 with the verse whose sentence it ends.
+	if !strings.HasPrefix(ans.Text, "Passages such as 1 Peter 5:6-7 speak to people weighed down by worry") || ans.References[0].Reference != "1 Peter 5:6-7" {
 		t.Errorf("first reference %+v in %q", ans.References[0], ans.Text)
 	}
 	again, err := a.Answer(ctx, "How can I stop worrying?", 3, pipeline.AnswerOptions{})
@@ -135,7 +132,7 @@ func TestAnswerNoPassage(t *testing.T) {
 func TestAnswerMaxRefs(t *testing.T) {
 	a, st := newAnswerer(t, nil)
 	ctx := context.Background()
-	const q = "What does the Bible say about forgiving someone who hurt me?"
+	const q = "What does the Bible say about forgiving others?"
 	for n := 1; n <= pipeline.MaxRefs; n++ {
 		ans, err := a.Answer(ctx, q, n, pipeline.AnswerOptions{})
 		if err != nil {
@@ -212,28 +209,27 @@ func TestAnswerMergesAdjacentVerses(t *testing.T) {
 }
 
 func TestEvidence(t *testing.T) {
-	st, _ := answerRetriever(t)
-	e, err := pipeline.LoadEmbedder(context.Background(), st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := answerRetriever(t)
 	tests := []struct {
-		question, text string
-		want           float64
+		question string
+		verse    corpus.VerseID
+		want     float64
 	}{
-		// "worrying" is spoken to through its synonym "care"; "stop" is not.
-		{"How can I stop worrying?", "Casting all your care upon him; for he careth for you.", 0.5},
-		{"Is it wrong to be angry?", "Be ye angry, and sin not: let not the sun go down upon your wrath:", 1},
+		// The WEB wording counts: 1 Peter 5:7 says "worries" there; "stop"
+		// is in neither wording.
+		{"How can I stop my worries?", corpus.NewVerseID(60, 5, 7), 0.5},
+		{"Is it wrong to be angry?", corpus.NewVerseID(49, 4, 26), 0.5},
 		// The question frame counts for nothing.
-		{"What does the Bible say about lying?", "A faithful witness will not lie: but a false witness will utter lies.", 1},
-		// "France" is unknown to the corpus and weighs three known words.
-		{"What is the capital of France?", "And he made two chapiters of molten brass, to set upon the tops of the pillars", 0},
-		{"asdf love", "Beloved, let us love one another: for love is of God", 0.25},
-		{"the and of", "For God so loved the world", 0},
+		{"What does the Bible say about lying?", corpus.NewVerseID(20, 14, 5), 1},
+		// "France" is unknown to the corpus and weighs three known words;
+		// the WEB says "capitals".
+		{"What is the capital of France?", corpus.NewVerseID(11, 7, 16), 0.25},
+		{"asdf love", corpus.NewVerseID(62, 4, 7), 0.25},
+		{"the and of", john316, 0},
 	}
 	for _, tt := range tests {
-		if got := pipeline.Evidence(e, tt.question, tt.text); got != tt.want {
-			t.Errorf("evidence(%q, %q) = %v, want %v", tt.question, tt.text, got, tt.want)
+		if got := pipeline.Evidence(r, tt.question, tt.verse); got != tt.want {
+			t.Errorf("evidence(%q, %s) = %v, want %v", tt.question, tt.verse, got, tt.want)
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/selahdev/selah/corpus"
 )
 
 // Chat drafts answers with an OpenAI-compatible chat completions API
@@ -77,7 +79,8 @@ const chatSystemPrompt = `You answer questions about the Bible using only the nu
 
 Rules:
 - Answer in plain modern English, in two to four sentences, speaking to the question directly.
-- Use only what the given verses say. Do not use other verses, other translations or outside knowledge.
+- Use only what the given verses and facts say. Do not use other verses, other translations or outside knowledge.
+- Every sentence of the answer ends with the reference(s) of the verses it rests on, for example (Ruth 4:13).
 - When you quote a verse, copy its words exactly from the given text, in double quotation marks, and follow the quotation with the verse's reference as given, for example (John 3:16).
 - Never mention the verses' numbers in the answer or the summary; name verses only by their references.
 - "summary" is one sentence.
@@ -98,7 +101,38 @@ var chatSchema = map[string]any{
 // chatUserMessage lists the question and the numbered candidates.
 func chatUserMessage(q Question) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Question: %s\n\nVerses (KJV):\n", q.Text)
+	fmt.Fprintf(&b, "Question: %s\n\n", q.Text)
+	// The facts the composer writes its sentences from: Nave's Topical
+	// Bible entries and hub summaries, each tied to the candidates it
+	// lists, so a model says what they say and cites the same verses.
+	num := make(map[corpus.VerseID]int, len(q.Candidates))
+	for _, c := range q.Candidates {
+		num[c.Verse.ID] = c.N
+	}
+	cited := func(ids []corpus.VerseID) string {
+		var ns []string
+		for _, id := range ids {
+			if n, ok := num[id]; ok && len(ns) < 6 {
+				ns = append(ns, fmt.Sprintf("[%d]", n))
+			}
+		}
+		return strings.Join(ns, " ")
+	}
+	var facts []string
+	for _, f := range q.Facts {
+		if c := cited(f.Verses); c != "" && f.Entry != "" {
+			facts = append(facts, fmt.Sprintf("- %s: %s %s", f.Topic, f.Entry, c))
+		}
+	}
+	for _, h := range q.Hubs {
+		if c := cited(h.Verses); c != "" {
+			facts = append(facts, fmt.Sprintf("- %s: %s %s", h.Title, firstSentence(h.Summary), c))
+		}
+	}
+	if len(facts) > 0 {
+		fmt.Fprintf(&b, "Facts (Nave's Topical Bible and topic guides, with the verses they rest on):\n%s\n\n", strings.Join(facts, "\n"))
+	}
+	b.WriteString("Verses (KJV):\n")
 	for _, c := range q.Candidates {
 		fmt.Fprintf(&b, "[%d] %s: %s\n", c.N, c.Reference(), strings.TrimSpace(c.Verse.Text))
 	}

@@ -1,10 +1,12 @@
-// Package pipeline finds the verses that answer a query: embedders that
-// turn text into vectors (the local BM25 model built from the corpus, or an
-// OpenAI-compatible embeddings API), the index of every verse's vector in
-// PostgreSQL, and retrieval that fuses full-text and vector search.
+// Package pipeline finds the verses that answer a query and answers with
+// them: an in-process BM25F index over the KJV and WEB wording, fused with
+// optional dense sources (trained word vectors, or an OpenAI-compatible
+// embeddings API whose vectors are stored in PostgreSQL) and the Nave's
+// topic router; calibrated scores; and grounded answers.
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,8 +27,7 @@ type Vector struct {
 }
 
 // Embedder turns text into vectors. Documents and queries may be embedded
-// differently (the local model weights them asymmetrically), so both are
-// asked for by name.
+// differently, so both are asked for by name.
 type Embedder interface {
 	Name() string
 	Dims() int
@@ -43,10 +44,10 @@ const (
 // OpenAIName is the name the openai embedder's vectors are stored under.
 const OpenAIName = "openai"
 
-// EmbedderConfig chooses and configures the embedder. The zero value is the
-// local embedder. Environment variables, read by EmbedderConfigFromEnv:
+// EmbedderConfig chooses and configures the embedder. The zero value is
+// local: no embeddings API, retrieval in process only. Environment variables, read by EmbedderConfigFromEnv:
 //
-//	SELAH_EMBEDDER        local (default) or openai
+//	SELAH_EMBEDDER        local (default: no embeddings API) or openai
 //	OPENAI_BASE_URL       API base URL (default https://api.openai.com/v1);
 //	                      point it at Ollama or vLLM for a local server
 //	OPENAI_API_KEY        API key
@@ -129,42 +130,93 @@ func (c EmbedderConfig) name() string {
 	return LocalName
 }
 
-// LoadEmbedder returns the configured embedder, ready for queries: the
-// local model as the last index build stored it, or an openai client
-// checked against the stored index (its dimensions fill in a zero
-// Dims). It fails when the index has not been built: run selah ingest.
+// LoadEmbedder returns the openai embedder, ready for queries, checked
+// against the stored index (its dimensions fill in a zero Dims). It fails
+// when the index has not been built (run selah ingest), and for the local
+// kind, which has no embedder.
 func LoadEmbedder(ctx context.Context, st *store.Store, cfg EmbedderConfig) (Embedder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	rec, err := st.Embedder(ctx, cfg.name())
+	if cfg.Kind != KindOpenAI {
+		return nil, fmt.Errorf("pipeline: the %s configuration has no embedder", LocalName)
+	}
+	rec, err := st.Embedder(ctx, OpenAIName)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("pipeline: no %s index in the database: run selah ingest", cfg.name())
+		return nil, fmt.Errorf("pipeline: no %s index in the database: run selah ingest", OpenAIName)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Kind == KindOpenAI {
-		var m openAIModel
-		if err := json.Unmarshal(rec.Model, &m); err != nil {
-			return nil, fmt.Errorf("pipeline: openai index record: %w", err)
-		}
-		if cfg.Model == "" {
-			cfg.Model = DefaultOpenAIModel
-		}
-		if m.Model != cfg.Model || (cfg.Dims != 0 && cfg.Dims != rec.Dims) {
-			return nil, fmt.Errorf("pipeline: the openai index holds %s at %d dimensions, not %s at %d: run selah ingest",
-				m.Model, rec.Dims, cfg.Model, cfg.Dims)
-		}
-		cfg.Dims = rec.Dims
-		return NewOpenAI(cfg)
+	var m openAIModel
+	if err := json.Unmarshal(rec.Model, &m); err != nil {
+		return nil, fmt.Errorf("pipeline: openai index record: %w", err)
 	}
-	l, err := LoadLocal(rec.Model)
+	if cfg.Model == "" {
+		cfg.Model = DefaultOpenAIModel
+	}
+	if m.Model != cfg.Model || (cfg.Dims != 0 && cfg.Dims != rec.Dims) {
+		return nil, fmt.Errorf("pipeline: the openai index holds %s at %d dimensions, not %s at %d: run selah ingest",
+			m.Model, rec.Dims, cfg.Model, cfg.Dims)
+	}
+	cfg.Dims = rec.Dims
+	return NewOpenAI(cfg)
+}
+
+// LoadDense returns the dense source the configuration names: for openai,
+// the nearest verses of the query's embedding among the stored vectors;
+// for local, none (nil, and no error).
+func LoadDense(ctx context.Context, st *store.Store, cfg EmbedderConfig) (VerseSource, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Kind != KindOpenAI {
+		return nil, nil
+	}
+	e, err := LoadEmbedder(ctx, st, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if l.Dims() != rec.Dims {
-		return nil, fmt.Errorf("pipeline: local index is %d-dimensional but its model %d: run selah ingest --force", rec.Dims, l.Dims())
+	return &EmbedderSource{st: st, e: e}, nil
+}
+
+// EmbedderSource is the dense source of an embedder whose verse vectors
+// BuildIndex stored: the query's embedding's nearest verses by cosine
+// similarity (pgvector HNSW).
+type EmbedderSource struct {
+	st *store.Store
+	e  Embedder
+	// EfSearch is hnsw.ef_search (0: DefaultEfSearch).
+	EfSearch int
+}
+
+// DefaultEfSearch is hnsw.ef_search for dense vector search.
+const DefaultEfSearch = 200
+
+// NewEmbedderSource returns the dense source of e's stored vectors.
+func NewEmbedderSource(st *store.Store, e Embedder) *EmbedderSource {
+	return &EmbedderSource{st: st, e: e}
+}
+
+// Name is the embedder's name.
+func (s *EmbedderSource) Name() string { return s.e.Name() }
+
+// Search returns the verses nearest the query's embedding, best first.
+func (s *EmbedderSource) Search(ctx context.Context, query string, limit int) ([]Scored, error) {
+	v, err := s.e.EmbedQuery(ctx, query)
+	if err != nil {
+		return nil, err
 	}
-	return l, nil
+	if len(v.Dense) == 0 {
+		return nil, nil
+	}
+	ns, err := s.st.NearestVerses(ctx, s.e.Name(), pgvector.NewVector(v.Dense), limit, cmp.Or(s.EfSearch, DefaultEfSearch))
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: dense search: %w", err)
+	}
+	out := make([]Scored, len(ns))
+	for i, n := range ns {
+		out[i] = Scored{Verse: n.Verse, Score: n.Similarity}
+	}
+	return out, nil
 }

@@ -2,49 +2,68 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	_ "embed"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 )
 
-// AskCase is one everyday question with the verses that count as a good
-// reference for it.
+// AskCase is one question with the verses that count as a good reference
+// for it, or, of kind KindDecline, a question the answer must decline.
 type AskCase struct {
 	Question string
-	Expect   []corpus.VerseID
+	// Kind groups the cases in the report: person, event, doctrine,
+	// teaching (what Jesus taught), practical, decline; "" for the old
+	// set's everyday questions.
+	Kind   string
+	Expect []corpus.VerseID
 }
+
+// KindDecline is the kind of a question the Bible has no passage on: the
+// answer must say so and cite nothing.
+const KindDecline = "decline"
 
 type askLine struct {
 	Question string   `json:"question"`
+	Kind     string   `json:"kind"`
 	Expect   []string `json:"expect"`
+	Expected []string `json:"expected"`
 }
-
-//go:embed testdata/eval/ask.jsonl
-var defaultAsk []byte
 
 // DefaultAskCases returns the built-in question set
-// (testdata/eval/ask.jsonl).
+// (testdata/eval/ask.jsonl), the old set the offline generator was tuned
+// on.
 func DefaultAskCases() ([]AskCase, error) {
-	return ReadAskCases(bytes.NewReader(defaultAsk))
+	b, err := evalFiles.ReadFile("testdata/eval/ask.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: ask cases: %w", err)
+	}
+	return ReadAskCases(bytes.NewReader(b))
 }
 
-// ReadAskCases reads JSON lines {"question", "expect": ["John 3:16", ...]}.
-// An expected reference may be a range ("Matthew 5:3-12"): every verse in
-// it counts.
+// ReadAskCases reads JSON lines {"question", "kind"?, "expect": ["John
+// 3:16", ...]} ("expected" is read too). An expected reference may be a
+// range ("Matthew 5:3-12"): every verse in it counts. A decline case
+// expects no verse.
 func ReadAskCases(r io.Reader) ([]AskCase, error) {
 	return readCases(r, "ask case", func(l askLine) (AskCase, error) {
-		if strings.TrimSpace(l.Question) == "" || len(l.Expect) == 0 {
-			return AskCase{}, fmt.Errorf("needs a question and expected verses")
+		refs := append(l.Expect, l.Expected...)
+		kind := strings.ToLower(strings.TrimSpace(l.Kind))
+		switch {
+		case strings.TrimSpace(l.Question) == "":
+			return AskCase{}, fmt.Errorf("needs a question")
+		case (len(refs) == 0) != (kind == KindDecline):
+			return AskCase{}, fmt.Errorf("needs expected verses (none for kind decline)")
 		}
-		expect, err := expandRefs(l.Expect)
-		return AskCase{Question: l.Question, Expect: expect}, err
+		expect, err := expandRefs(refs)
+		return AskCase{Question: l.Question, Kind: kind, Expect: expect}, err
 	})
 }
 
@@ -53,37 +72,66 @@ type AskReport struct {
 	Generator string // the answerer's configured generator
 	MaxRefs   int
 	Cases     int
-	// HitRate is the share of cases whose references include an expected
-	// verse.
+	// HitRate is the share of cases answered well: for a case expecting
+	// verses, its references include one; for a decline case, it was
+	// declined.
 	HitRate float64
+	// Kinds are the per-kind figures, in order of first appearance.
+	Kinds []AskKindReport
+	// Declines counts decline cases, DeclinesRight those declined;
+	// FalseDeclines counts other cases declined.
+	Declines, DeclinesRight, FalseDeclines int
+	// Answered counts the answers that were not declines. GroundedAnswers
+	// counts those whose every reference is grounded (a retrieved verse
+	// with the database's text) and every sentence names a reference it
+	// cites; OwnSentence those with at least one sentence of their own (see
+	// ownSentence).
+	Answered, GroundedAnswers, OwnSentence int
 	// References counts the references of all answers; GroundedShare is
-	// the share of them that are grounded: every verse a retrieved
-	// candidate of its answer and the text the database's. It must be 1.
+	// the share of them that are grounded. It must be 1.
 	References    int
 	GroundedShare float64
-	// NoAnswer counts answers that found no relevant passage; Fallbacks
-	// those where the extractive answer replaced the generator's.
+	// NoAnswer counts declined answers; Fallbacks those where the
+	// composer's answer replaced the generator's.
 	NoAnswer    int
 	Fallbacks   int
 	MeanLatency time.Duration
 	Misses      []AskMiss
-	Ungrounded  []string // references that failed the check, with their question
+	Ungrounded  []string // references or sentences that failed the check, with their question
+	// Answers are every case's answer, for --answers.
+	Answers []AskAnswer
 }
 
-// AskMiss is a case whose answer cited no expected verse.
+// AskKindReport is the hit rate of one kind of case.
+type AskKindReport struct {
+	Kind    string
+	Cases   int
+	HitRate float64
+	hits    int
+}
+
+// AskAnswer is one case's answer as returned.
+type AskAnswer struct {
+	Question, Text, Summary string
+	References              []string
+}
+
+// AskMiss is a case answered wrongly.
 type AskMiss struct {
 	Question string
 	Got      []string // the answer's references; empty for no answer
 }
 
 // EvaluateAsk answers every case with at most maxRefs references and
-// scores the answers: hit rate, grounding of every reference (checked
-// against the retrieved candidates and a fresh read of the database), and
-// how often no passage was found.
+// scores the answers: hit rate by kind, declines, grounding of every
+// reference (checked against the retrieved candidates and a fresh read of
+// the database) and of every sentence, and sentences of the answer's own.
 func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int) (AskReport, error) {
 	rep := AskReport{Generator: a.GeneratorName(), MaxRefs: maxRefs, Cases: len(cases)}
 	var spent time.Duration
 	hits, grounded := 0, 0
+	kinds := map[string]*AskKindReport{}
+	var order []string
 	for _, c := range cases {
 		start := time.Now()
 		ans, err := a.Answer(ctx, c.Question, maxRefs, AnswerOptions{})
@@ -91,31 +139,66 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			return rep, fmt.Errorf("pipeline: evaluate ask %q: %w", c.Question, err)
 		}
 		spent += time.Since(start)
-		if ans.NoPassage {
-			rep.NoAnswer++
-		}
 		if ans.Fallback {
 			rep.Fallbacks++
 		}
-		hit := false
 		var got []string
 		for _, ref := range ans.References {
 			got = append(got, ref.Reference)
-			ids := ref.VerseIDs()
-			ok, err := a.groundedReference(ctx, ref, ids, ans.Retrieved)
-			if err != nil {
-				return rep, err
-			}
-			rep.References++
-			if ok {
-				grounded++
-			} else {
-				rep.Ungrounded = append(rep.Ungrounded, c.Question+": "+ref.Reference)
-			}
-			hit = hit || slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
 		}
+		rep.Answers = append(rep.Answers, AskAnswer{Question: c.Question, Text: ans.Text, Summary: ans.Summary, References: got})
+		hit := false
+		if ans.NoPassage {
+			rep.NoAnswer++
+			if c.Kind != KindDecline {
+				rep.FalseDeclines++
+			}
+		} else {
+			rep.Answered++
+			allGrounded := true
+			for _, ref := range ans.References {
+				ids := ref.VerseIDs()
+				ok, err := a.groundedReference(ctx, ref, ids, ans.Retrieved)
+				if err != nil {
+					return rep, err
+				}
+				rep.References++
+				if ok {
+					grounded++
+				} else {
+					allGrounded = false
+					rep.Ungrounded = append(rep.Ungrounded, c.Question+": "+ref.Reference)
+				}
+				hit = hit || slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+			}
+			if bad := uncitedSentence(ans.Text, ans.References); bad != "" {
+				allGrounded = false
+				rep.Ungrounded = append(rep.Ungrounded, c.Question+": sentence without a citation: "+bad)
+			}
+			if allGrounded && len(ans.References) > 0 {
+				rep.GroundedAnswers++
+			}
+			if slices.ContainsFunc(Sentences(ans.Text), ownSentence) {
+				rep.OwnSentence++
+			}
+		}
+		if c.Kind == KindDecline {
+			rep.Declines++
+			hit = ans.NoPassage
+			if hit {
+				rep.DeclinesRight++
+			}
+		}
+		k := kinds[c.Kind]
+		if k == nil {
+			k = &AskKindReport{Kind: c.Kind}
+			kinds[c.Kind] = k
+			order = append(order, c.Kind)
+		}
+		k.Cases++
 		if hit {
 			hits++
+			k.hits++
 		} else {
 			rep.Misses = append(rep.Misses, AskMiss{Question: c.Question, Got: got})
 		}
@@ -124,11 +207,82 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 		rep.HitRate = float64(hits) / float64(len(cases))
 		rep.MeanLatency = spent / time.Duration(len(cases))
 	}
+	for _, kind := range order {
+		k := kinds[kind]
+		k.HitRate = float64(k.hits) / float64(k.Cases)
+		rep.Kinds = append(rep.Kinds, *k)
+	}
 	rep.GroundedShare = 1
 	if rep.References > 0 {
 		rep.GroundedShare = float64(grounded) / float64(rep.References)
 	}
 	return rep, nil
+}
+
+// Sentences splits an answer into sentences: at a full stop, question or
+// exclamation mark followed by a space and a capital, or the end, never
+// inside a quotation or parentheses.
+func Sentences(text string) []string {
+	var out []string
+	depth, quoted := 0, false
+	start := 0
+	rs := []rune(text)
+	for i, r := range rs {
+		switch r {
+		case '"':
+			quoted = !quoted
+		case '“':
+			quoted = true
+		case '”':
+			quoted = false
+		case '(':
+			depth++
+		case ')':
+			depth = max(0, depth-1)
+		case '.', '?', '!':
+			if quoted || depth > 0 {
+				continue
+			}
+			if i+1 == len(rs) || i+2 < len(rs) && rs[i+1] == ' ' && unicode.IsUpper(rs[i+2]) {
+				if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
+					out = append(out, s)
+				}
+				start = i + 1
+			}
+		}
+	}
+	if s := strings.TrimSpace(string(rs[start:])); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// ownSentence reports whether a sentence is the answer's own: it quotes
+// nothing and has at least four words besides the references it names.
+func ownSentence(s string) bool {
+	if strings.ContainsAny(s, "\"“”") {
+		return false
+	}
+	for _, loc := range slices.Backward(refPattern.FindAllStringIndex(s, -1)) {
+		s = s[:loc[0]] + s[loc[1]:]
+	}
+	return len(quoteWords(s)) >= 4
+}
+
+// uncitedSentence is the first sentence of text that names none of refs,
+// or "".
+func uncitedSentence(text string, refs []Reference) string {
+	for _, s := range Sentences(text) {
+		named, err := namedReferences(s)
+		if err != nil || !slices.ContainsFunc(named, func(n corpus.Reference) bool {
+			return slices.ContainsFunc(refs, func(r Reference) bool {
+				return slices.ContainsFunc(r.VerseIDs(), n.Contains)
+			})
+		}) {
+			return s
+		}
+	}
+	return ""
 }
 
 // groundedReference checks one reference independently of how the answer
@@ -156,14 +310,32 @@ func (a *Answerer) groundedReference(ctx context.Context, ref Reference, ids, re
 	return ref.Text == strings.Join(texts, " "), nil
 }
 
-// WriteTable prints the report as a table, then the misses.
+// WriteTable prints the report as tables: the whole, then by kind.
 func (r AskReport) WriteTable(w io.Writer) error {
+	share := func(n, of int) string {
+		if of == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", float64(n)/float64(of))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "generator\tmax refs\tcases\thit rate\treferences\tgrounded\tno answer\tfallbacks\tmean latency\t\n")
-	fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%d\t%.3f\t%d\t%d\t%s\t\n", r.Generator, r.MaxRefs, r.Cases, r.HitRate,
-		r.References, r.GroundedShare, r.NoAnswer, r.Fallbacks, r.MeanLatency.Round(10*time.Microsecond))
+	fmt.Fprintf(tw, "generator\tmax refs\tcases\thit rate\tdeclines\tfalse declines\tgrounded\town sentence\treferences\tref grounded\tfallbacks\tmean latency\t\n")
+	fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%s\t%d\t%s\t%s\t%d\t%.3f\t%d\t%s\t\n", r.Generator, r.MaxRefs, r.Cases, r.HitRate,
+		share(r.DeclinesRight, r.Declines), r.FalseDeclines, share(r.GroundedAnswers, r.Answered), share(r.OwnSentence, r.Answered),
+		r.References, r.GroundedShare, r.Fallbacks, r.MeanLatency.Round(10*time.Microsecond))
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(r.Kinds) > 1 || len(r.Kinds) == 1 && r.Kinds[0].Kind != "" {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "kind\tcases\thit rate\t\n")
+		for _, k := range r.Kinds {
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t\n", cmp.Or(k.Kind, "(none)"), k.Cases, k.HitRate)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	for _, u := range r.Ungrounded {
 		if _, err := fmt.Fprintf(w, "ungrounded: %s\n", u); err != nil {
@@ -173,7 +345,17 @@ func (r AskReport) WriteTable(w io.Writer) error {
 	return nil
 }
 
-// WriteMisses lists the questions whose answer cited no expected verse.
+// WriteAnswers prints every answer as returned.
+func (r AskReport) WriteAnswers(w io.Writer) error {
+	for _, a := range r.Answers {
+		if _, err := fmt.Fprintf(w, "Q: %s\nA: %s\nS: %s\nR: %s\n\n", a.Question, a.Text, a.Summary, strings.Join(a.References, "; ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteMisses lists the questions answered wrongly.
 func (r AskReport) WriteMisses(w io.Writer) error {
 	for _, m := range r.Misses {
 		got := strings.Join(m.Got, "; ")

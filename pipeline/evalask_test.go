@@ -39,17 +39,20 @@ func TestReadAskCases(t *testing.T) {
 
 # a comment
 {"question": "b?", "expect": ["Jude 1:3"]}
+{"question": "stocks?", "kind": "decline", "expect": []}
 `
 	cases, err := pipeline.ReadAskCases(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 2 || len(cases[0].Expect) != 4 || cases[0].Expect[3] != corpus.NewVerseID(40, 5, 5) {
+	if len(cases) != 3 || len(cases[0].Expect) != 4 || cases[0].Expect[3] != corpus.NewVerseID(40, 5, 5) ||
+		cases[2].Kind != pipeline.KindDecline || len(cases[2].Expect) != 0 {
 		t.Fatalf("cases %+v", cases)
 	}
 	for _, bad := range []string{
 		`{"question": "a", "expect": ["Hezekiah 1:1"]}`,
 		`{"question": "a", "expect": []}`,
+		`{"question": "a", "kind": "decline", "expect": ["John 3:16"]}`,
 		`{"question": " ", "expect": ["John 3:16"]}`,
 		`not json`,
 	} {
@@ -59,10 +62,15 @@ func TestReadAskCases(t *testing.T) {
 	}
 }
 
-// askHitFloor is the extractive hit rate on ask.jsonl, measured at 0.465
-// (20 of 43; an expected verse is among the 10 candidates for 28), less a
-// margin for retrieval changes.
-const askHitFloor = 0.40
+// askHitFloor is the extractive hit rate on ask.jsonl, measured at 0.372
+// (16 of 43) with lexical retrieval alone (no router, no dense source; the
+// hand-written synonyms and hub word lists that made it 0.465 are gone),
+// less a margin. askDeclineCeiling bounds the everyday questions the weak
+// signal declines: 6 of 43 measured (their best match is in truth poor).
+const (
+	askHitFloor       = 0.33
+	askDeclineCeiling = 8
+)
 
 // TestEvaluateAskExtractive is the acceptance test of the answer pipeline
 // offline: every reference of every answer is grounded, and the answers
@@ -91,8 +99,8 @@ func TestEvaluateAskExtractive(t *testing.T) {
 	if rep.HitRate < askHitFloor {
 		t.Errorf("hit rate %.3f, want at least %.2f", rep.HitRate, askHitFloor)
 	}
-	if rep.NoAnswer != 0 {
-		t.Errorf("%d everyday questions found no passage", rep.NoAnswer)
+	if rep.NoAnswer > askDeclineCeiling {
+		t.Errorf("%d everyday questions found no passage, want at most %d", rep.NoAnswer, askDeclineCeiling)
 	}
 	if rep.Fallbacks != 0 {
 		t.Errorf("%d fallbacks from the extractive generator", rep.Fallbacks)

@@ -3,8 +3,8 @@ package pipeline
 import "github.com/selahdev/selah/corpus"
 
 // Evidence exposes the relevance score to the external tests.
-func Evidence(e Embedder, question, text string) float64 {
-	return newRelevance(e, question).evidence(text)
+func Evidence(r *Retriever, question string, id corpus.VerseID) float64 {
+	return r.newRelevance(question).evidence(id)
 }
 
 // Ground exposes the grounding rules to the external tests.
@@ -18,3 +18,5 @@ func FollowUpQuery(question string, turns []Turn) (query, subject string) {
 	f := resolveFollowUp(question, turns)
 	return f.Query, f.Subject
 }
+
+func NamesEntity(r *Retriever, title string) bool { return r.namesEntity(title) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
 // Follow-up questions in a conversation (the website's chat). "Whom did
@@ -55,7 +56,7 @@ var anaphora = map[string]bool{
 func contentWords(text string) []string {
 	an := &analyzer{}
 	var out []string
-	words(text, func(w string) {
+	wordvec.Each(text, func(w string) {
 		if isStop(w) || anaphora[w] {
 			return
 		}
@@ -71,7 +72,7 @@ func contentWords(text string) []string {
 // isFollowUp reports whether question leans on an earlier turn.
 func isFollowUp(question string) bool {
 	pronoun := false
-	words(question, func(w string) { pronoun = pronoun || anaphora[w] })
+	wordvec.Each(question, func(w string) { pronoun = pronoun || anaphora[w] })
 	return pronoun || len(contentWords(question)) == 0
 }
 
@@ -125,16 +126,16 @@ func resolveFollowUp(question string, turns []Turn) followUp {
 // focus reorders hits for a follow-up (stable within each group): verses
 // that mention the subject and were not shown yet, then the others not
 // shown yet, then those already shown.
-func (f followUp) focus(e Embedder, hits []Hit) []Hit {
+func (f followUp) focus(r *Retriever, hits []Hit) []Hit {
 	if f.Subject == "" {
 		return hits
 	}
-	rv := newRelevance(e, f.Subject)
+	rv := r.newRelevance(f.Subject)
 	rank := func(h Hit) int {
 		switch {
 		case f.Shown[h.Verse.ID]:
 			return 2
-		case rv.evidence(h.Verse.Text) > 0:
+		case rv.evidence(h.Verse.ID) > 0:
 			return 0
 		}
 		return 1

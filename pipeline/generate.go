@@ -28,6 +28,39 @@ type Question struct {
 	// MaxRefs is how many references the answer may cite (1-8); adjacent
 	// verses merge into one reference.
 	MaxRefs int
+	// Facts are the Nave's Topical Bible entries the question reaches
+	// through the topic router, best first; their verses that are
+	// candidates are the ones a fact may cite.
+	Facts []Fact
+	// Hubs are the curated topic hubs matching the question, best first.
+	Hubs []HubFact
+	// JesusWords is set when the question asks what Jesus said or taught:
+	// his words (Verse.WordsOfChrist) answer it first.
+	JesusWords bool
+	// Particular is set when the question is about particular people or
+	// events: the router reached a topic, or it follows up on an earlier
+	// question's subject. Verses are then ranked by evidence, and a verse
+	// naming people is not set back (see rankCandidates).
+	Particular bool
+}
+
+// Fact is one Nave's sub-entry the question reaches: a topic, the phrase
+// Nave's lists verses under ("King of Salem"; empty for verses under the
+// topic itself) and those verses, in Nave's order.
+type Fact struct {
+	Topic  string
+	Entry  string
+	Verses []corpus.VerseID
+	// Score is the router's best score for the entry, in (0, 1].
+	Score float64
+}
+
+// HubFact is a curated topic hub matching the question: its title, its
+// summary (written for selah) and its passages' verses, strongest first.
+type HubFact struct {
+	Title   string
+	Summary string
+	Verses  []corpus.VerseID
 }
 
 // Candidate is one retrieved verse offered to a generator.
@@ -39,6 +72,10 @@ type Candidate struct {
 	// speaks to, idf-weighted, in [0, 1] (see relevance.go). The extractive
 	// generator ranks by it; a model does not need it.
 	Evidence float64
+	// Context is set for a verse offered only because it finishes the
+	// sentence of a retrieved one (see Answerer.withNeighbours): cite it
+	// with its neighbour, not for its own sake.
+	Context bool
 }
 
 // Reference is the candidate's canonical reference ("John 3:16").
@@ -53,11 +90,15 @@ type Draft struct {
 	Summary    string
 	Citations  []int    // candidate numbers
 	References []string // reference strings ("John 3:16", "Matthew 5:3-5")
+	// CitedSentences promises that every sentence of Answer names a
+	// reference it rests on and that Summary is one sentence; grounding
+	// then holds the draft to it (rule 5, ground.go).
+	CitedSentences bool
 }
 
 // Generator kinds, and the name of the answer that no generator wrote.
 const (
-	GeneratorExtractive = "extractive" // deterministic, offline; the default
+	GeneratorExtractive = "extractive" // the offline composer: deterministic; the default
 	GeneratorOpenAI     = "openai"     // an OpenAI-compatible chat completions API
 	GeneratorNone       = "none"       // no relevant passage: nothing was generated
 )
@@ -144,5 +185,5 @@ func NewGenerator(cfg ChatConfig) (Generator, error) {
 	if cfg.Kind == GeneratorOpenAI {
 		return NewChat(cfg)
 	}
-	return Extractive{}, nil
+	return Composer{}, nil
 }

@@ -38,7 +38,12 @@ import (
 //     Quotations in single quotes are not recognised (an apostrophe is not
 //     a quotation mark); the system prompt asks for double quotes.
 //
-// An ungrounded draft is replaced by the extractive answer. Whatever
+//  5. For a draft that promises it (CitedSentences: the composer's), every
+//     sentence of the answer names at least one kept reference, so a
+//     claim always says which verse it rests on, and the summary is one
+//     sentence.
+//
+// An ungrounded draft is replaced by the composer's answer. Whatever
 // survives, the text of every reference is read from the database, never
 // taken from the draft.
 
@@ -186,6 +191,20 @@ func ground(d Draft, cands []Candidate, maxRefs int) (groundedDraft, error) {
 				return groundedDraft{}, ungrounded("misquote %q", q)
 			}
 		}
+	}
+	// Rule 5: every sentence of the answer names a reference it rests on,
+	// and the summary is one sentence.
+	for _, sent := range Sentences(texts[0]) {
+		if !d.CitedSentences {
+			break
+		}
+		refs, _ := namedReferences(sent)
+		if !slices.ContainsFunc(refs, func(r corpus.Reference) bool { return !r.WholeChapter() && covered(r, kept) }) {
+			return groundedDraft{}, ungrounded("sentence without a citation: %q", sent)
+		}
+	}
+	if n := len(Sentences(texts[1])); d.CitedSentences && n != 1 {
+		return groundedDraft{}, ungrounded("summary of %d sentences", n)
 	}
 	return groundedDraft{Answer: texts[0], Summary: texts[1], Groups: groups}, nil
 }

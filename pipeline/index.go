@@ -20,8 +20,7 @@ type IndexReport struct {
 	Kind     string
 	Dims     int
 	Verses   int
-	Skipped  bool          // the stored index was current
-	Model    time.Duration // learning the local model
+	Skipped  bool          // the stored index was current, or none is needed (local)
 	Embed    time.Duration // embedding every verse
 	Write    time.Duration // COPY and the HNSW index
 	Total    time.Duration
@@ -31,19 +30,21 @@ type IndexReport struct {
 // Document.Content changes.
 const openAIDocVersion = "doc-v1"
 
-// BuildIndex embeds every verse with the configured embedder and stores the
-// vectors and the HNSW index over them, in one transaction. It is skipped,
-// unless force is set, when the stored index was built by the same
-// embedder from the same corpus. selah ingest calls it after loading the
-// verses.
+// BuildIndex embeds every verse with the configured embeddings API and
+// stores the vectors and the HNSW index over them, in one transaction. It
+// is skipped, unless force is set, when the stored index was built by the
+// same embedder from the same corpus. The local configuration stores
+// nothing: its index is built in memory when a process starts
+// (NewRetriever). selah ingest calls it after loading the verses.
 func BuildIndex(ctx context.Context, st *store.Store, cfg EmbedderConfig, force bool) (IndexReport, error) {
 	start := time.Now()
 	rep := IndexReport{Embedder: cfg.name(), Kind: cfg.Kind}
-	if rep.Kind == "" {
-		rep.Kind = KindLocal
-	}
 	if err := cfg.Validate(); err != nil {
 		return rep, err
+	}
+	if rep.Kind != KindOpenAI {
+		rep.Kind, rep.Skipped = KindLocal, true
+		return rep, nil
 	}
 	texts, err := st.IndexTexts(ctx)
 	if err != nil {
@@ -53,23 +54,16 @@ func BuildIndex(ctx context.Context, st *store.Store, cfg EmbedderConfig, force 
 		return rep, fmt.Errorf("pipeline: build index: no verses in the database: run selah ingest")
 	}
 	rep.Verses = len(texts)
-	docs := make([]Document, len(texts))
 	contents := make([]string, len(texts))
 	h := sha256.New()
 	for i, t := range texts {
-		docs[i] = Document{ID: t.ID, Text: t.Text, WebText: t.WebText}
-		contents[i] = docs[i].Content()
+		contents[i] = documentContent(t.Text, t.WebText)
 		fmt.Fprintf(h, "%d\x00%s\x00%s\x00", t.ID, t.Text, t.WebText)
 	}
 	corpusSum := hex.EncodeToString(h.Sum(nil))
 
 	// What the vectors depend on: the embedder's design and the corpus.
-	var identity string
-	if rep.Kind == KindOpenAI {
-		identity = fmt.Sprintf("openai\x00%s\x00%s\x00%d", openAIDocVersion, cfgModel(cfg), cfg.Dims)
-	} else {
-		identity = "local\x00" + localVersion
-	}
+	identity := fmt.Sprintf("openai\x00%s\x00%s\x00%d", openAIDocVersion, cfgModel(cfg), cfg.Dims)
 	sum := sha256.Sum256([]byte(identity + "\x00" + corpusSum))
 	checksum := hex.EncodeToString(sum[:])
 
@@ -84,28 +78,11 @@ func BuildIndex(ctx context.Context, st *store.Store, cfg EmbedderConfig, force 
 		return rep, nil
 	}
 
-	var e Embedder
-	var model []byte
-	t0 := time.Now()
-	if rep.Kind == KindOpenAI {
-		oe, err := NewOpenAI(cfg)
-		if err != nil {
-			return rep, err
-		}
-		e = oe
-	} else {
-		l, err := BuildLocal(ctx, docs)
-		if err != nil {
-			return rep, err
-		}
-		if model, err = l.MarshalBinary(); err != nil {
-			return rep, err
-		}
-		e = l
+	e, err := NewOpenAI(cfg)
+	if err != nil {
+		return rep, err
 	}
-	rep.Model = time.Since(t0)
-
-	t0 = time.Now()
+	t0 := time.Now()
 	vecs, err := e.EmbedDocuments(ctx, contents)
 	if err != nil {
 		return rep, fmt.Errorf("pipeline: build index: %w", err)
@@ -115,26 +92,19 @@ func BuildIndex(ctx context.Context, st *store.Store, cfg EmbedderConfig, force 
 	}
 	rep.Embed = time.Since(t0)
 	rep.Dims = e.Dims()
-	if rep.Kind == KindOpenAI {
-		if model, err = json.Marshal(openAIModel{Model: cfgModel(cfg), Dims: rep.Dims}); err != nil {
-			return rep, err
-		}
+	model, err := json.Marshal(openAIModel{Model: cfgModel(cfg), Dims: rep.Dims})
+	if err != nil {
+		return rep, err
 	}
 
 	t0 = time.Now()
 	rows := make([]store.Embedding, len(texts))
 	for i, v := range vecs {
-		rows[i] = store.Embedding{VerseID: texts[i].ID, Sparse: v.Sparse}
-		if v.Sparse == nil {
-			dv := pgvector.NewVector(v.Dense)
-			rows[i].Dense = &dv
-		}
+		dv := pgvector.NewVector(v.Dense)
+		rows[i] = store.Embedding{VerseID: texts[i].ID, Dense: &dv}
 	}
 	rec := store.EmbedderRecord{Name: rep.Embedder, Kind: rep.Kind, Dims: rep.Dims, Model: model, Checksum: checksum}
-	// Sparse BM25 vectors are searched exactly: over 31k verses a scan costs
-	// a few milliseconds more than HNSW, whose recall on sparse vectors is
-	// short of exact (see Retriever), and skips a long graph build.
-	if err := st.ReplaceEmbeddings(ctx, rec, rows, rep.Kind != KindLocal); err != nil {
+	if err := st.ReplaceEmbeddings(ctx, rec, rows, true); err != nil {
 		return rep, err
 	}
 	rep.Write = time.Since(t0)
@@ -147,4 +117,12 @@ func cfgModel(cfg EmbedderConfig) string {
 		return DefaultOpenAIModel
 	}
 	return cfg.Model
+}
+
+// documentContent is the text embedded for a verse: KJV then WEB.
+func documentContent(kjv, web string) string {
+	if web == "" {
+		return kjv
+	}
+	return kjv + " " + web
 }

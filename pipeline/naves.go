@@ -277,6 +277,11 @@ func titleNames(title string) []string {
 func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, mass float64) {
 	var seen []string
 	r.an.terms(query, func(t string) {
+		// "What does the Bible say about money?" is about MONEY, not
+		// about the Bible (see WORD OF GOD) or saying.
+		if questionFrame[t] {
+			return
+		}
 		if slices.Contains(seen, t) {
 			return
 		}

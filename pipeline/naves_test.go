@@ -134,11 +134,7 @@ func describe(rs []pipeline.Routed) string {
 func TestAskNamesTopic(t *testing.T) {
 	t.Parallel()
 	b := setupRouter(t)
-	e, err := pipeline.LoadEmbedder(context.Background(), b.st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := pipeline.NewAnswerer(b.st, pipeline.NewRetriever(b.st, e), nil)
+	a := pipeline.NewAnswerer(b.st, setup(t).r, nil)
 	a.Router = b.r
 	cases := []struct {
 		question string
@@ -195,6 +191,35 @@ func BenchmarkNaveRoute(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := r.Route(ctx, queries[i%len(queries)], 20); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRouteQuestionFrame: the words that frame a question ("what does the
+// Bible say about") name no topic: the question's subject does.
+func TestRouteQuestionFrame(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	routed, err := b.r.Router.Route(b.ctx, "What does the Bible say about money?", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(routed) == 0 || routed[0].Topic != "MONEY" {
+		t.Errorf("routed %+v, want MONEY first", routed)
+	}
+}
+
+// TestNamesEntity: a topic titled by a word the KJV writes as a name is an
+// entity; one titled by a common word is a theme.
+func TestNamesEntity(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for title, want := range map[string]bool{
+		"RUTH": true, "MELCHIZEDEK": true, "PENTECOST": true, "JESUS, THE CHRIST": true, "JERUSALEM": true,
+		"LOVE": false, "FAITH": false, "FRUITS": false, "MONEY": false, "ANGEL (A SPIRIT)": false,
+	} {
+		if got := pipeline.NamesEntity(b.r, title); got != want {
+			t.Errorf("%s: entity %v, want %v", title, got, want)
 		}
 	}
 }

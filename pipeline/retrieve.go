@@ -8,76 +8,168 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgvector/pgvector-go"
-
-	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 )
 
-// Mode is how Search finds verses.
-type Mode string
-
-// Search modes.
+// Retrieval sources, as named in Hit ranks, Results.Strategy and selah eval.
 const (
-	ModeFullText Mode = "fulltext" // PostgreSQL full-text search only
-	ModeVector   Mode = "vector"   // nearest neighbours of the query's embedding only
-	ModeHybrid   Mode = "hybrid"   // both, fused by reciprocal rank
+	SourceLexical = "lexical" // BM25F over the KJV and WEB wording, in process
+	SourceDense   = "dense"   // Retriever.Dense: word vectors or an embeddings API
+	SourceRouter  = "router"  // Retriever.Router: the Nave's topics a query names
+	SourceFused   = "fused"   // what Search returns
 )
 
-// ParseMode reads a mode name.
-func ParseMode(s string) (Mode, error) {
-	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
-	case ModeFullText, ModeVector, ModeHybrid:
-		return m, nil
-	}
-	return "", selah.Errorf(selah.EINVALID, "Unknown search mode %q: use fulltext, vector or hybrid.", s)
+// Hit is one verse found.
+type Hit struct {
+	Verse corpus.Verse
+	// Score is the calibrated probability that the verse answers the
+	// query, in [0, 1], comparable across queries (see calibrate.go). It
+	// does not increase down a list of results.
+	Score float64
+	// Rank of the verse in each source's list, 1-based (0: not in it).
+	LexicalRank, DenseRank, RouterRank int
+
+	feat features
 }
 
-// Hit is one verse found, with its score in the mode searched (the fused
-// score for hybrid, ts_rank_cd for full text, the embedder's similarity for
-// vector) and its 1-based rank in each list it came from (0: not in it).
-type Hit struct {
-	Verse        corpus.Verse
-	Score        float64
-	FullTextRank int
-	VectorRank   int
+// Results is what Search found.
+type Results struct {
+	Hits []Hit
+	// Strategy says what ran: "lexical" when the quote gate returned the
+	// lexical ranking or no other source is configured, otherwise "fused:"
+	// and the sources that took part ("fused:lexical+dense+router").
+	Strategy string
+	// Confidence is the calibrated probability that the hits hold a verse
+	// the query wants (0 when there is none), comparable across queries.
+	Confidence float64
+	// Weak is set when the best match is unlikely to answer the query:
+	// Confidence below WeakBelow, or nothing found.
+	Weak bool
 }
 
 // Defaults of the Retriever's knobs.
 const (
 	DefaultCandidates = 50
-	// DefaultRRFK is low for RRF (60 is common): the local embedder's
-	// list is precise at its top, and a low k lets its first ranks count.
-	// Measured on the eval set (hit@1, MRR): k=60 0.815, 0.863; k=10
-	// 0.846, 0.886; hit@10 0.954 for both.
-	DefaultRRFK     = 10
-	DefaultEfSearch = 200
+	// DefaultRRFK is the constant k of reciprocal rank fusion, the common
+	// 60 (Cormack et al.): a source's first ranks count without drowning
+	// the other sources' agreement further down.
+	DefaultRRFK = 60
+	// DenseWeight weighs the dense list against the lexical list (1) in
+	// the fusion: issue 12's prototype measured 0.5 best, and any higher
+	// costs quotations their verse.
+	DenseWeight = 0.5
+	// RouterWeight weighs the router's list. See retrieve_test.go's
+	// TestRouterWeight and DEVELOPERS.md for the measurement.
+	RouterWeight = 1.0
+	// quoteGateCoverage and quoteGateWords: when the plain lexical top hit
+	// holds this share of a query's content words, and the query has at
+	// least quoteGateWords of them, the query quotes that verse and the
+	// lexical ranking is returned unchanged (issue 12: fusing a dense list
+	// into quotations otherwise costs them their verse).
+	quoteGateCoverage = 0.8
+	quoteGateWords    = 3
 )
 
-// Retriever searches the verses. It is safe for concurrent use; set its
-// fields before the first Search.
+// Retriever finds the verses for a query: the lexical index always, fused
+// with the dense source and the topic router when they are set. It is
+// safe for concurrent use; set its fields before the first Search.
 type Retriever struct {
-	st *store.Store
-	e  Embedder
+	verses []corpus.Verse // by the lexical index's document number
+	web    []string       // WEB wording, same order
+	gloss  []string       // Strong's glosses, same order
+	lex    *Lexical
+	proper map[string]bool // words the KJV writes as names (names.go)
 
-	// Candidates is how many verses each list brings to the fusion
+	// Dense is the dense source (trained word vectors, or the
+	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
+	// names it in responses.
+	Dense     VerseSource
+	DenseName string
+	// Router reaches the verses of the Nave's topics a query names; nil
+	// skips it.
+	Router TopicRouter
+	// Expand widens a query's words with related ones (WordNet); nil: no
+	// expansion. See expand.go.
+	Expand Expander
+
+	// RRFK is the fusion's constant k (0: DefaultRRFK).
+	RRFK int
+	// Candidates is how many verses each source brings to the fusion
 	// (0: DefaultCandidates). Search returns at most this many.
 	Candidates int
-	// RRFK is the constant k of reciprocal rank fusion, score =
-	// Σ weight/(k+rank) (0: DefaultRRFK).
-	RRFK float64
-	// FullTextWeight and VectorWeight weigh the two lists in the fusion
-	// (both 0: the measured defaults, see NewRetriever).
-	FullTextWeight, VectorWeight float64
-	// EfSearch is hnsw.ef_search for dense vector search (0:
-	// DefaultEfSearch). Sparse vectors (the local embedder) are always
-	// searched exactly.
-	EfSearch int
-	// Observe, when set, is told how long each stage took ("embed" with
-	// the embedder's name, "retrieve" with the mode) and whether it failed.
+	// Observe, when set, is told how long each stage took ("retrieve"
+	// with the source's name) and whether it failed.
 	Observe func(stage, impl string, d time.Duration, failed bool)
 }
+
+// NewRetriever loads every verse and builds the lexical index over them.
+func NewRetriever(ctx context.Context, st *store.Store) (*Retriever, error) {
+	first := corpus.NewVerseID(1, 1, 1)
+	last := corpus.NewVerseID(66, 22, 21)
+	vs, err := st.VerseRange(ctx, first, last)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: retriever: %w", err)
+	}
+	texts, err := st.IndexTexts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: retriever: %w", err)
+	}
+	if len(vs) == 0 || len(vs) != len(texts) {
+		return nil, fmt.Errorf("pipeline: retriever: %d verses and %d index texts: run selah ingest", len(vs), len(texts))
+	}
+	web := make([]string, len(texts))
+	gloss := make([]string, len(texts))
+	for i, t := range texts {
+		if t.ID != vs[i].ID {
+			return nil, fmt.Errorf("pipeline: retriever: verse order differs at %s", vs[i].ID)
+		}
+		web[i], gloss[i] = t.WebText, t.Glosses
+	}
+	return newRetriever(vs, web, gloss, LexicalOptions{}), nil
+}
+
+func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *Retriever {
+	docs := make([]LexDoc, len(vs))
+	for i, v := range vs {
+		docs[i] = LexDoc{ID: v.ID, Text: v.Text, WebText: web[i], Glosses: gloss[i]}
+	}
+	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: properNames(vs)}
+}
+
+// WithoutWeb returns a retriever like r whose lexical index leaves out the
+// WEB field, for the WEB→KJV evaluation (queries in WEB wording must not
+// find themselves). It shares r's other sources.
+func (r *Retriever) WithoutWeb() *Retriever {
+	return r.With(LexicalOptions{NoWeb: true})
+}
+
+// With returns a retriever like r (the same sources) over a lexical index
+// built with opt, to measure what a field brings.
+func (r *Retriever) With(opt LexicalOptions) *Retriever {
+	c := newRetriever(r.verses, r.web, r.gloss, opt)
+	c.Dense, c.DenseName, c.Router, c.Expand = r.Dense, r.DenseName, r.Router, r.Expand
+	if w, ok := r.Dense.(interface{ WithoutWeb() (VerseSource, error) }); ok && opt.NoWeb {
+		// The dense source must not see the WEB words either.
+		if d, err := w.WithoutWeb(); err == nil {
+			c.Dense = d
+		}
+	}
+	c.Candidates, c.Observe, c.RRFK = r.Candidates, r.Observe, r.RRFK
+	return c
+}
+
+// EmbedderName names what ranks verses beyond words: the dense source's
+// name, or "local" (the built-in lexical index) when there is none.
+func (r *Retriever) EmbedderName() string {
+	if r.Dense != nil && r.DenseName != "" {
+		return r.DenseName
+	}
+	return LocalName
+}
+
+// LocalName names the built-in, in-process retrieval in responses.
+const LocalName = "local"
 
 func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
 	if r.Observe != nil {
@@ -85,111 +177,243 @@ func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
 	}
 }
 
-// NewRetriever returns a retriever over st's verses using e for vector
-// search.
-func NewRetriever(st *store.Store, e Embedder) *Retriever {
-	return &Retriever{st: st, e: e}
+// Verse returns the verse id, from memory.
+func (r *Retriever) Verse(id corpus.VerseID) (corpus.Verse, bool) {
+	i, ok := r.lex.docIndex[id]
+	if !ok {
+		return corpus.Verse{}, false
+	}
+	return r.verses[i], true
 }
 
-// EmbedderName names the embedder behind vector search.
-func (r *Retriever) EmbedderName() string { return r.e.Name() }
-
-// Strategy describes how hybrid search works, for API responses.
-func (r *Retriever) Strategy() string {
-	return "hybrid:fulltext+" + r.e.Name()
+// ranked is one source's list for a query.
+type ranked struct {
+	docs   []int32
+	scores []float64
 }
 
-func (r *Retriever) weights() (ft, vec float64) {
-	if r.FullTextWeight == 0 && r.VectorWeight == 0 {
-		// The local embedder is BM25 and beats PostgreSQL's ts_rank_cd on
-		// every kind of query: measured, fusing them at equal weight
-		// costs a fifth of the vector ranking's hit@1.
-		return 0.3, 1
-	}
-	return r.FullTextWeight, r.VectorWeight
+// lexQuery is a query analysed for the lexical index.
+type lexQuery struct {
+	typed   []qterm // the words typed (weight 1) and their pairs
+	all     []qterm // typed and expansions
+	words   int     // known words typed
+	unknown int     // words the corpus has never seen
+	self    float64 // selfScore of typed
 }
 
-// Search returns up to limit verses for query, best first. An embedder
-// that cannot be reached is an *selah.Error with code
-// EEMBEDDERUNAVAILABLE.
-func (r *Retriever) Search(ctx context.Context, query string, limit int, mode Mode) ([]Hit, error) {
-	query = strings.TrimSpace(query)
-	if query == "" || limit <= 0 {
-		return []Hit{}, nil
+func (r *Retriever) analyse(query string) lexQuery {
+	typed, unknown := r.lex.query(query)
+	q := lexQuery{typed: typed, all: typed, words: words1(typed), unknown: unknown, self: r.lex.selfScore(typed)}
+	if r.Expand != nil {
+		q.all = r.lex.expand(r.Expand, query, typed)
 	}
-	cands := cmp.Or(r.Candidates, DefaultCandidates)
-	limit = min(limit, cands)
-	q := store.VerseSearch{Candidates: cands, EfSearch: cmp.Or(r.EfSearch, DefaultEfSearch)}
-	if mode == ModeFullText || mode == ModeHybrid {
-		q.Query = query
-		// Alone, full text needs verses that match some of the terms when
-		// none match all; in the fusion those partial matches only add
-		// noise to the vector ranking, which covers them better.
-		q.FullTextFallback = mode == ModeFullText
+	return q
+}
+
+// lexical ranks the verses for q with its expansions (or only the typed
+// words when plain is set).
+func (r *Retriever) lexical(q lexQuery, n int, plain bool) ranked {
+	qs := q.all
+	if plain {
+		qs = q.typed
 	}
-	if mode == ModeVector || mode == ModeHybrid {
-		t0 := time.Now()
-		v, err := r.e.EmbedQuery(ctx, query)
-		r.observe("embed", r.e.Name(), t0, err)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case v.Sparse != nil && len(v.Sparse.Indices()) > 0:
-			// Measured on the eval set: an exact scan of 31k sparse
-			// vectors takes ~8 ms, HNSW ~2 ms at ef_search 200 but with
-			// 93% recall of the top 50; exact it is, and no graph to build.
-			q.Sparse, q.Exact = v.Sparse, true
-		case len(v.Dense) > 0:
-			dv := pgvector.NewVector(v.Dense)
-			q.Dense = &dv
-		}
-		if q.Sparse != nil || q.Dense != nil {
-			q.Embedder, q.Dims = r.e.Name(), r.e.Dims()
-		}
+	hs := r.lex.search(qs, n)
+	out := ranked{docs: make([]int32, len(hs)), scores: make([]float64, len(hs))}
+	for i, h := range hs {
+		out.docs[i], out.scores[i] = h.doc, h.score
 	}
-	if mode != ModeFullText && mode != ModeVector && mode != ModeHybrid {
-		return nil, selah.Errorf(selah.EINVALID, "Unknown search mode %q.", mode)
+	return out
+}
+
+func (r *Retriever) dense(ctx context.Context, query string, n int) (ranked, error) {
+	if r.Dense == nil {
+		return ranked{}, nil
 	}
 	t0 := time.Now()
-	ms, err := r.st.SearchVerses(ctx, q)
-	r.observe("retrieve", string(mode), t0, err)
+	ss, err := r.Dense.Search(ctx, query, n)
+	r.observe("retrieve", SourceDense, t0, err)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: search: %w", err)
+		return ranked{}, err
 	}
-	hits := make([]Hit, 0, len(ms))
-	k := cmp.Or(r.RRFK, DefaultRRFK)
-	wf, wv := r.weights()
-	for _, m := range ms {
-		h := Hit{Verse: m.Verse, FullTextRank: m.FullTextRank, VectorRank: m.VectorRank}
-		switch mode {
-		case ModeFullText:
-			h.Score = m.FullTextScore
-		case ModeVector:
-			h.Score = m.VectorScore
-		default:
-			if m.FullTextRank > 0 {
-				h.Score += wf / (k + float64(m.FullTextRank))
-			}
-			if m.VectorRank > 0 {
-				h.Score += wv / (k + float64(m.VectorRank))
-			}
-			// Scaled to (0, 1]: 1 is first in both lists.
-			h.Score /= (wf + wv) / (k + 1)
+	var out ranked
+	for _, s := range ss {
+		if d, ok := r.lex.docIndex[s.Verse]; ok {
+			out.docs, out.scores = append(out.docs, d), append(out.scores, s.Score)
 		}
-		hits = append(hits, h)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		switch mode {
-		case ModeFullText:
-			return cmp.Compare(a.FullTextRank, b.FullTextRank)
-		case ModeVector:
-			return cmp.Compare(a.VectorRank, b.VectorRank)
+	return out, nil
+}
+
+func (r *Retriever) route(ctx context.Context, query string, n int) (ranked, error) {
+	if r.Router == nil {
+		return ranked{}, nil
+	}
+	t0 := time.Now()
+	rs, err := r.Router.Route(ctx, query, n)
+	r.observe("retrieve", SourceRouter, t0, err)
+	if err != nil {
+		return ranked{}, err
+	}
+	var out ranked
+	seen := map[int32]bool{}
+	for _, x := range rs {
+		if d, ok := r.lex.docIndex[x.Verse]; ok && !seen[d] {
+			seen[d] = true
+			out.docs, out.scores = append(out.docs, d), append(out.scores, x.Score)
 		}
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Verse.ID, b.Verse.ID))
+	}
+	return out, nil
+}
+
+// Search returns up to limit verses for query, best first, with the
+// calibrated confidence of the best and whether it is weak. A dense source
+// or router that fails is an error (an unreachable embeddings API is an
+// *selah.Error with code EEMBEDDERUNAVAILABLE).
+func (r *Retriever) Search(ctx context.Context, query string, limit int) (Results, error) {
+	return r.search(ctx, query, limit, SourceFused)
+}
+
+// SearchSource is Search with one source alone (SourceLexical,
+// SourceDense, SourceRouter) or fused (SourceFused), for evaluation. An
+// unconfigured source finds nothing.
+func (r *Retriever) SearchSource(ctx context.Context, query string, limit int, source string) (Results, error) {
+	return r.search(ctx, query, limit, source)
+}
+
+func (r *Retriever) search(ctx context.Context, query string, limit int, source string) (Results, error) {
+	query = strings.TrimSpace(query)
+	res := Results{Hits: []Hit{}, Strategy: SourceLexical, Weak: true}
+	if query == "" || limit <= 0 {
+		return res, nil
+	}
+	n := cmp.Or(r.Candidates, DefaultCandidates)
+	limit = min(limit, n)
+	t0 := time.Now()
+	q := r.analyse(query)
+	plain := r.lexical(q, n, true)
+	r.observe("retrieve", SourceLexical, t0, nil)
+
+	lists := map[string]ranked{}
+	var err error
+	switch source {
+	case SourceLexical:
+		lists[SourceLexical] = r.lexical(q, n, false)
+	case SourceDense:
+		res.Strategy = SourceDense
+		if lists[SourceDense], err = r.dense(ctx, query, n); err != nil {
+			return res, err
+		}
+	case SourceRouter:
+		res.Strategy = SourceRouter
+		if lists[SourceRouter], err = r.route(ctx, query, n); err != nil {
+			return res, err
+		}
+	case SourceFused:
+		if r.quoteGate(q, plain) {
+			lists[SourceLexical] = plain
+			break
+		}
+		lists[SourceLexical] = r.lexical(q, n, false)
+		names := []string{SourceLexical}
+		if r.Dense != nil {
+			if lists[SourceDense], err = r.dense(ctx, query, n); err != nil {
+				return res, err
+			}
+			names = append(names, SourceDense)
+		}
+		if r.Router != nil {
+			if lists[SourceRouter], err = r.route(ctx, query, n); err != nil {
+				return res, err
+			}
+			names = append(names, SourceRouter)
+		}
+		if len(names) > 1 {
+			res.Strategy = "fused:" + strings.Join(names, "+")
+		}
+	default:
+		return res, fmt.Errorf("pipeline: unknown retrieval source %q", source)
+	}
+	res.Hits = r.fuse(q, lists, limit)
+	res.Confidence = calibrate(res.Hits)
+	res.Weak = len(res.Hits) == 0 || res.Confidence < WeakBelow
+	return res, nil
+}
+
+// quoteGate reports whether the plain lexical ranking's first verse holds
+// enough of the query's content words for the query to be quoting it.
+func (r *Retriever) quoteGate(q lexQuery, plain ranked) bool {
+	words := q.words + q.unknown
+	if words < quoteGateWords || len(plain.docs) == 0 {
+		return false
+	}
+	got := r.lex.coverage(q.typed, plain.docs[0]) * float64(q.words)
+	return got/float64(words) >= quoteGateCoverage
+}
+
+// fuse merges the lists by weighted reciprocal rank (one list: its own
+// order) and fills in each hit's ranks and calibration features.
+func (r *Retriever) fuse(q lexQuery, lists map[string]ranked, limit int) []Hit {
+	weights := map[string]float64{SourceLexical: 1, SourceDense: DenseWeight, SourceRouter: RouterWeight}
+	type acc struct {
+		rrf                  float64
+		lex, dense, router   int
+		lexS, denseS, routeS float64
+	}
+	k := float64(cmp.Or(r.RRFK, DefaultRRFK))
+	by := map[int32]*acc{}
+	for name, l := range lists {
+		for i, d := range l.docs {
+			a := by[d]
+			if a == nil {
+				a = &acc{}
+				by[d] = a
+			}
+			a.rrf += weights[name] / (k + float64(i+1))
+			switch name {
+			case SourceLexical:
+				a.lex, a.lexS = i+1, l.scores[i]
+			case SourceDense:
+				a.dense, a.denseS = i+1, l.scores[i]
+			case SourceRouter:
+				a.router, a.routeS = i+1, l.scores[i]
+			}
+		}
+	}
+	docs := make([]int32, 0, len(by))
+	for d := range by {
+		docs = append(docs, d)
+	}
+	slices.SortFunc(docs, func(x, y int32) int {
+		return cmp.Or(cmp.Compare(by[y].rrf, by[x].rrf), cmp.Compare(x, y))
 	})
-	if len(hits) > limit {
-		hits = hits[:limit]
+	if len(docs) > limit {
+		docs = docs[:limit]
 	}
-	return hits, nil
+	hits := make([]Hit, len(docs))
+	for i, d := range docs {
+		a := by[d]
+		h := Hit{Verse: r.verses[d], LexicalRank: a.lex, DenseRank: a.dense, RouterRank: a.router}
+		lexS := a.lexS
+		if a.lex == 0 && len(q.all) > 0 {
+			// Not in the lexical list: its score is still known.
+			lexS = r.lex.scoreDoc(q.all, d)
+		}
+		h.feat = features{
+			lexNorm:  safeDiv(lexS, q.self),
+			coverage: r.lex.idfCoverage(q.typed, q.unknown, d),
+			unknown:  safeDiv(float64(q.unknown), float64(q.unknown+q.words)),
+			router:   a.routeS,
+			dense:    a.denseS,
+			rank:     1 / float64(i+1),
+		}
+		hits[i] = h
+	}
+	return hits
+}
+
+func safeDiv(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a / b
 }

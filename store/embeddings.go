@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,11 +32,12 @@ type Embedding struct {
 	Sparse  *pgvector.SparseVector
 }
 
-// IndexText is one verse as embedders read it.
+// IndexText is one verse as retrieval indexes read it.
 type IndexText struct {
 	ID      corpus.VerseID
 	Text    string
 	WebText string
+	Glosses string
 }
 
 var embedderName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,30}$`)
@@ -65,16 +65,17 @@ func (s *Store) Embedder(ctx context.Context, name string) (EmbedderRecord, erro
 	return r, nil
 }
 
-// IndexTexts returns every verse's KJV and WEB text in canonical order.
+// IndexTexts returns every verse's KJV and WEB text and Strong's glosses in
+// canonical order.
 func (s *Store) IndexTexts(ctx context.Context) ([]IndexText, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, text, web_text FROM verses ORDER BY id`)
+	rows, err := s.pool.Query(ctx, `SELECT id, text, web_text, glosses FROM verses ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: index texts: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (IndexText, error) {
 		var id int32
 		var t IndexText
-		err := r.Scan(&id, &t.Text, &t.WebText)
+		err := r.Scan(&id, &t.Text, &t.WebText, &t.Glosses)
 		t.ID = corpus.VerseID(id)
 		return t, err
 	})
@@ -174,180 +175,47 @@ func (s *Store) ReplaceEmbeddings(ctx context.Context, rec EmbedderRecord, vecs 
 // literal (DDL takes no parameters).
 func quoteLiteral(s string) string { return "'" + s + "'" }
 
-// VerseSearch asks SearchVerses for candidates: full-text matches of
-// Query, nearest neighbours of the embedder's query vector, or both.
-type VerseSearch struct {
-	// Query is the text for full-text search; "" skips it.
-	Query string
-	// Candidates is how many verses each list returns.
-	Candidates int
-	// FullTextFallback fills the full-text list with verses that match only
-	// some of the query's terms when too few match them all.
-	FullTextFallback bool
-	// Embedder names the vectors to search; "" skips vector search. Dims
-	// and exactly one of Dense and Sparse describe the query vector.
-	Embedder string
-	Dims     int
-	Dense    *pgvector.Vector
-	Sparse   *pgvector.SparseVector
-	// EfSearch, when positive, sets hnsw.ef_search for the search.
-	EfSearch int
-	// Exact scans every vector instead of using the HNSW index; it is the
-	// only way for vectors stored without one.
-	Exact bool
+// Nearest is one verse near a query vector, with its cosine similarity.
+type Nearest struct {
+	Verse      corpus.VerseID
+	Similarity float64
 }
 
-// VerseMatch is one candidate verse with its 1-based rank in each list (0
-// when the list does not have it) and its score there: ts_rank_cd for full
-// text, the inner product or cosine similarity for vectors.
-type VerseMatch struct {
-	Verse         corpus.Verse
-	FullTextRank  int
-	FullTextScore float64
-	// FullTextAll is set when the verse matches every term of the query
-	// (websearch_to_tsquery), not just some.
-	FullTextAll bool
-	VectorRank  int
-	VectorScore float64
-}
-
-// Full text: websearch_to_tsquery ANDs every term, which finds nothing for
-// most long, modern questions. So when fewer than $2 verses match all the
-// terms, verses that match any of the query's lexemes fill the list after
-// them (the fallback; the one-time filter skips its scan otherwise).
-const fullTextCTE = `
-q AS (
-	SELECT websearch_to_tsquery('english', $1) AS qa,
-	       (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | '))
-	          FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS l) AS qo
-),
-ft_all AS (
-	SELECT v.id, ts_rank_cd(v.tsv, q.qa) AS score
-	FROM verses v, q
-	WHERE v.tsv @@ q.qa
-	ORDER BY score DESC, v.id
-	LIMIT $2
-),
-ft_any AS (
-	SELECT v.id, ts_rank_cd(v.tsv, q.qo) AS score
-	FROM verses v, q
-	WHERE %[1]s AND (SELECT count(*) FROM ft_all) < $2 AND v.tsv @@ q.qo AND NOT v.tsv @@ q.qa
-	ORDER BY score DESC, v.id
-	LIMIT $2
-),
-ft AS (
-	SELECT id, score, all_terms, rank FROM (
-		SELECT id, score, all_terms, row_number() OVER (ORDER BY all_terms DESC, score DESC, id) AS rank
-		FROM (SELECT id, score, true AS all_terms FROM ft_all
-		      UNION ALL SELECT id, score, false FROM ft_any) AS u) AS r
-	WHERE rank <= $2
-)`
-
-// vectorCTE is the nearest-neighbour list; %[1]s is the indexed expression,
-// %[2]s the distance operator, %[3]s the query vector's type and %[4]s the
-// embedder literal, all from validated values.
-const vectorCTE = `
-vec0 AS (
-	SELECT verse_id AS id, %[1]s %[2]s $3::%[3]s AS dist
-	FROM verse_embeddings
-	WHERE embedder = %[4]s
-	ORDER BY dist
-	LIMIT $2
-),
-vec AS (SELECT id, dist, row_number() OVER (ORDER BY dist, id) AS rank FROM vec0)`
-
-// SearchVerses returns the candidates of both lists, joined to their
-// verses, in one round trip.
-func (s *Store) SearchVerses(ctx context.Context, q VerseSearch) ([]VerseMatch, error) {
-	fullText, vector := q.Query != "", q.Embedder != ""
-	if !fullText && !vector {
-		return nil, nil
+// NearestVerses returns the limit verses whose vectors under embedder are
+// nearest v by cosine distance, nearest first, through the embedder's HNSW
+// index (whose expression, EmbeddingIndexExpr, the query repeats);
+// efSearch, when positive, sets hnsw.ef_search for the search.
+func (s *Store) NearestVerses(ctx context.Context, embedder string, v pgvector.Vector, limit, efSearch int) ([]Nearest, error) {
+	dims := len(v.Slice())
+	if !ValidEmbedderName(embedder) || dims == 0 || limit <= 0 {
+		return nil, fmt.Errorf("store: nearest verses: bad query for %q", embedder)
 	}
-	if q.Candidates <= 0 {
-		q.Candidates = 50
-	}
-	args := []any{q.Query, q.Candidates}
-	var ctes, ids string
-	ftCols, vecCols := "0::bigint, 0::float8, false", "0::bigint, 0::float8"
-	var joins string
-	if fullText {
-		ctes = fmt.Sprintf(fullTextCTE, strconv.FormatBool(q.FullTextFallback))
-		ids = "SELECT id FROM ft"
-		ftCols = "coalesce(ft.rank, 0), coalesce(ft.score, 0)::float8, coalesce(ft.all_terms, false)"
-		joins += " LEFT JOIN ft ON ft.id = v.id"
-	}
-	if vector {
-		if !ValidEmbedderName(q.Embedder) || q.Dims <= 0 || (q.Sparse == nil) == (q.Dense == nil) {
-			return nil, fmt.Errorf("store: search verses: bad vector query for %q", q.Embedder)
-		}
-		sparse := q.Sparse != nil
-		expr, op, typ := EmbeddingIndexExpr(true, q.Dims), "<#>", fmt.Sprintf("sparsevec(%d)", q.Dims)
-		args = append(args, q.Sparse)
-		if !sparse {
-			expr, op, typ = EmbeddingIndexExpr(false, q.Dims), "<=>", fmt.Sprintf("vector(%d)", q.Dims)
-			args[2] = q.Dense
-		}
-		if q.Exact {
-			// Without the indexed expression the planner scans every row.
-			expr = "dense"
-			if sparse {
-				expr = "sparse"
-			}
-		}
-		if ctes != "" {
-			ctes += ","
-		}
-		ctes += fmt.Sprintf(vectorCTE, expr, op, typ, quoteLiteral(q.Embedder))
-		if ids != "" {
-			ids += " UNION "
-		}
-		ids += "SELECT id FROM vec"
-		vecCols = "coalesce(vec.rank, 0), coalesce(-vec.dist, 0)::float8"
-		if !sparse {
-			vecCols = "coalesce(vec.rank, 0), coalesce(1 - vec.dist, 0)::float8"
-		}
-		joins += " LEFT JOIN vec ON vec.id = v.id"
-	}
-	if !fullText {
-		// $1 must still be typed.
-		ctes = "q0 AS (SELECT $1::text AS t)," + ctes
-	}
-	sql := "WITH " + ctes + `
-SELECT v.id, v.text, v.title, ` + ftCols + `, ` + vecCols + `
-FROM (` + ids + `) AS ids JOIN verses v ON v.id = ids.id` + joins
-	var rows pgx.Rows
-	var err error
-	if q.EfSearch > 0 && vector && !q.Exact {
-		b := &pgx.Batch{}
-		b.Queue(`SELECT set_config('hnsw.ef_search', $1, false)`, fmt.Sprint(q.EfSearch))
-		b.Queue(sql, args...)
-		br := s.pool.SendBatch(ctx, b)
-		defer br.Close()
-		if _, err := br.Exec(); err != nil {
-			return nil, fmt.Errorf("store: search verses: %w", err)
-		}
-		rows, err = br.Query()
-	} else {
-		rows, err = s.pool.Query(ctx, sql, args...)
-	}
+	sql := fmt.Sprintf(`SELECT verse_id, 1 - (%[1]s <=> $1::vector(%[2]d)) FROM verse_embeddings
+		WHERE embedder = %[3]s ORDER BY %[1]s <=> $1::vector(%[2]d), verse_id LIMIT $2`,
+		EmbeddingIndexExpr(false, dims), dims, quoteLiteral(embedder))
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("store: search verses: %w", err)
+		return nil, fmt.Errorf("store: nearest verses: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (VerseMatch, error) {
-		var id int32
-		var m VerseMatch
-		var ftRank, vecRank int64
-		if err := r.Scan(&id, &m.Verse.Text, &m.Verse.Title, &ftRank, &m.FullTextScore, &m.FullTextAll, &vecRank, &m.VectorScore); err != nil {
-			return m, err
+	defer tx.Rollback(ctx)
+	if efSearch > 0 {
+		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.ef_search', $1, true)`, fmt.Sprint(efSearch)); err != nil {
+			return nil, fmt.Errorf("store: nearest verses: %w", err)
 		}
-		m.FullTextRank, m.VectorRank = int(ftRank), int(vecRank)
-		m.Verse.ID = corpus.VerseID(id)
-		m.Verse.Book, _ = corpus.BookByNumber(m.Verse.ID.Book())
-		m.Verse.Chapter, m.Verse.Number = m.Verse.ID.Chapter(), m.Verse.ID.Verse()
-		return m, nil
+	}
+	rows, err := tx.Query(ctx, sql, v, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: nearest verses: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Nearest, error) {
+		var id int32
+		var n Nearest
+		err := r.Scan(&id, &n.Similarity)
+		n.Verse = corpus.VerseID(id)
+		return n, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: search verses: %w", err)
+		return nil, fmt.Errorf("store: nearest verses: %w", err)
 	}
-	return out, nil
+	return out, tx.Commit(ctx)
 }

@@ -16,6 +16,7 @@ type VerseRow struct {
 	Title     string // psalm title that stands before verse 1
 	Paragraph bool   // a ¶ mark opens the verse
 	WebText   string // WEB wording mapped onto this verse (retrieval aid)
+	Glosses   string // Strong's glosses of the words tagged in the verse (retrieval aid)
 }
 
 // Module records one ingested SWORD module.
@@ -74,10 +75,10 @@ func (s *Store) ReplaceCorpus(ctx context.Context, verses []VerseRow, modules []
 		return fmt.Errorf("store: replace corpus: books: %w", err)
 	}
 	_, err = tx.CopyFrom(ctx, pgx.Identifier{"verses"},
-		[]string{"id", "book", "chapter", "verse", "text", "title", "paragraph", "web_text"},
+		[]string{"id", "book", "chapter", "verse", "text", "title", "paragraph", "web_text", "glosses"},
 		pgx.CopyFromSlice(len(verses), func(i int) ([]any, error) {
 			v := verses[i]
-			return []any{int32(v.ID), v.ID.Book(), v.ID.Chapter(), v.ID.Verse(), v.Text, v.Title, v.Paragraph, v.WebText}, nil
+			return []any{int32(v.ID), v.ID.Book(), v.ID.Chapter(), v.ID.Verse(), v.Text, v.Title, v.Paragraph, v.WebText, v.Glosses}, nil
 		}))
 	if err != nil {
 		return fmt.Errorf("store: replace corpus: verses: %w", err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/worker"
 	"github.com/selahdev/selah/worker/tasks"
@@ -37,6 +38,9 @@ type AnswerPage struct {
 	CanonicalURL string              `json:"canonicalUrl"`
 	GeneratedAt  time.Time           `json:"generatedAt"`
 	Generator    string              `json:"generator"`
+	// Grounded is false for a decline (generator none): no passage speaks
+	// to the question.
+	Grounded bool `json:"grounded"`
 }
 
 // answerPage serves GET /answers/{id}: the public page of an answer, or its
@@ -51,7 +55,8 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 	}
 	page := AnswerPage{ID: rec.ID, Question: rec.Question, Answer: rec.Answer, Summary: rec.Summary,
 		References: []worker.PassageRef{}, Topics: []worker.TopicLink{},
-		CanonicalURL: s.publicBase(c) + tasks.AnswerPath(rec.ID), GeneratedAt: rec.CreatedAt.UTC(), Generator: rec.Generator}
+		CanonicalURL: s.publicBase(c) + tasks.AnswerPath(rec.ID), GeneratedAt: rec.CreatedAt.UTC(), Generator: rec.Generator,
+		Grounded: rec.Generator != pipeline.GeneratorNone}
 	for _, r := range rec.Refs {
 		p, err := s.passage(c.UserContext(), r)
 		if err != nil {

@@ -31,11 +31,7 @@ func postAsk(key, body string) *http.Request {
 // (nil: extractive).
 func (env *queueEnv) asker(t testing.TB, g pipeline.Generator) worker.Handler {
 	t.Helper()
-	e, err := pipeline.LoadEmbedder(context.Background(), env.st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := pipeline.NewAnswerer(env.st, pipeline.NewRetriever(env.st, e), g)
+	a := pipeline.NewAnswerer(env.st, testRetriever(t, env.st), g)
 	return (&worker.Asker{Store: env.st, Answerer: a}).Handle
 }
 

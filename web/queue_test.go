@@ -75,14 +75,30 @@ func (env *queueEnv) startWorkerFor(t testing.TB, queue string, h worker.Handler
 	return w
 }
 
+var sharedRetriever struct {
+	once sync.Once
+	r    *pipeline.Retriever
+	err  error
+}
+
+// testRetriever returns a retriever over the test corpus, its index built
+// once per test binary (every test database is a clone of one template).
+func testRetriever(t testing.TB, st *store.Store) *pipeline.Retriever {
+	t.Helper()
+	sharedRetriever.once.Do(func() {
+		sharedRetriever.r, sharedRetriever.err = pipeline.LoadRetriever(context.Background(), st, pipeline.RetrievalConfig{})
+	})
+	if sharedRetriever.err != nil {
+		t.Fatal(sharedRetriever.err)
+	}
+	r := *sharedRetriever.r
+	return &r
+}
+
 // searcher is the real search handler over the test corpus.
 func (env *queueEnv) searcher(t testing.TB) worker.Handler {
 	t.Helper()
-	e, err := pipeline.LoadEmbedder(context.Background(), env.st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return (&worker.Searcher{Store: env.st, Retriever: pipeline.NewRetriever(env.st, e)}).Handle
+	return (&worker.Searcher{Store: env.st, Retriever: testRetriever(t, env.st)}).Handle
 }
 
 func (env *queueEnv) key(t testing.TB, plan string) string {

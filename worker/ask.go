@@ -38,7 +38,9 @@ type AskResponse struct {
 	CanonicalURL string       `json:"canonicalUrl"`
 	GeneratedAt  string       `json:"generatedAt"`
 	Generator    string       `json:"generator"`
-	RequestID    string       `json:"requestId"`
+	// Grounded is false for a decline: no passage speaks to the question.
+	Grounded  bool   `json:"grounded"`
+	RequestID string `json:"requestId"`
 }
 
 // Asker runs ask jobs: it answers through the pipeline, links matching
@@ -69,7 +71,7 @@ func (a *Asker) Handle(ctx context.Context, requestID string, payload []byte) (a
 		now = a.Now
 	}
 	res := AskResponse{Answer: ans.Text, Summary: ans.Summary, References: make([]PassageRef, len(ans.References)),
-		Topics: []TopicLink{}, GeneratedAt: now().UTC().Format(time.RFC3339), Generator: ans.Generator, RequestID: requestID}
+		Topics: []TopicLink{}, GeneratedAt: now().UTC().Format(time.RFC3339), Generator: ans.Generator, Grounded: !ans.NoPassage, RequestID: requestID}
 	rec := store.AnswerRecord{ID: store.NewAnswerID(), Question: args.Question, Answer: ans.Text, Summary: ans.Summary,
 		Generator: ans.Generator, Source: args.Source}
 	var cited []corpus.VerseID

@@ -24,11 +24,16 @@ type SearchResult struct {
 
 // SearchResponse is the body of POST /search.
 type SearchResponse struct {
-	Query     string         `json:"query"`
-	Strategy  string         `json:"strategy"`
-	Embedder  string         `json:"embedder"`
-	Results   []SearchResult `json:"results"`
-	RequestID string         `json:"requestId"`
+	Query    string `json:"query"`
+	Strategy string `json:"strategy"`
+	Embedder string `json:"embedder"`
+	// Confidence is the calibrated probability that the best result
+	// answers the query, comparable across queries; Weak is set when it is
+	// too low for the result to be trusted (or nothing was found).
+	Confidence float64        `json:"confidence"`
+	Weak       bool           `json:"weak"`
+	Results    []SearchResult `json:"results"`
+	RequestID  string         `json:"requestId"`
 }
 
 // Searcher runs search jobs.
@@ -49,11 +54,12 @@ func (s *Searcher) Handle(ctx context.Context, requestID string, payload []byte)
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
-	res := SearchResponse{Query: args.Query, Strategy: string(pipeline.ModeHybrid), Embedder: s.Retriever.EmbedderName(),
+	res := SearchResponse{Query: args.Query, Embedder: s.Retriever.EmbedderName(),
 		Results: []SearchResult{}, RequestID: requestID}
 	seen := map[corpus.VerseID]bool{}
+	isRef := false
 	if ref, err := corpus.ParseReference(args.Query); err == nil {
-		res.Strategy = "reference+" + res.Strategy
+		isRef = true
 		vs, err := s.Store.VerseRangeN(ctx, ref.First(), ref.Last(), args.Limit)
 		if err != nil {
 			return nil, err
@@ -66,24 +72,32 @@ func (s *Searcher) Handle(ctx context.Context, requestID string, payload []byte)
 			res.Results = append(res.Results, result(v, 1))
 		}
 	}
-	if len(res.Results) < args.Limit {
-		hits, err := s.Retriever.Search(ctx, args.Query, args.Limit, pipeline.ModeHybrid)
-		if err != nil {
-			if selah.ErrorCode(err) != selah.EINTERNAL {
-				return nil, err
-			}
-			return nil, fmt.Errorf("worker: search: %w", err)
+	// Retrieval runs even when the reference filled the page: its strategy
+	// and confidence describe the query.
+	found, err := s.Retriever.Search(ctx, args.Query, args.Limit)
+	if err != nil {
+		if selah.ErrorCode(err) != selah.EINTERNAL {
+			return nil, err
 		}
-		for _, h := range hits {
-			if len(res.Results) == args.Limit {
-				break
-			}
-			if seen[h.Verse.ID] {
-				continue
-			}
-			seen[h.Verse.ID] = true
-			res.Results = append(res.Results, result(h.Verse, h.Score))
+		return nil, fmt.Errorf("worker: search: %w", err)
+	}
+	res.Strategy, res.Confidence, res.Weak = found.Strategy, found.Confidence, found.Weak
+	if isRef {
+		// The reference's own verses are certain.
+		res.Strategy = "reference+" + res.Strategy
+		if len(res.Results) > 0 {
+			res.Confidence, res.Weak = 1, false
 		}
+	}
+	for _, h := range found.Hits {
+		if len(res.Results) == args.Limit {
+			break
+		}
+		if seen[h.Verse.ID] {
+			continue
+		}
+		seen[h.Verse.ID] = true
+		res.Results = append(res.Results, result(h.Verse, h.Score))
 	}
 	return res, nil
 }

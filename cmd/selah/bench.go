@@ -212,19 +212,11 @@ type inProcess struct {
 }
 
 func newInProcess(ctx context.Context, st *store.Store) (*inProcess, error) {
-	embCfg, err := pipeline.EmbedderConfigFromEnv(os.Getenv)
+	r, err := newRetriever(ctx, st)
 	if err != nil {
 		return nil, err
 	}
-	e, err := pipeline.LoadEmbedder(ctx, st, embCfg)
-	if err != nil {
-		return nil, err
-	}
-	r := pipeline.NewRetriever(st, e)
 	a := pipeline.NewAnswerer(st, r, nil)
-	if a.Router, err = pipeline.LoadNaveRouter(ctx, st); err != nil {
-		return nil, err
-	}
 	return &inProcess{r: r, a: a}, nil
 }
 
@@ -236,7 +228,7 @@ func (p *inProcess) call(endpoint string) func(ctx context.Context, i int) error
 		}
 	}
 	return func(ctx context.Context, i int) error {
-		_, err := p.r.Search(ctx, benchQueries[i%len(benchQueries)], 10, pipeline.ModeHybrid)
+		_, err := p.r.Search(ctx, benchQueries[i%len(benchQueries)], 10)
 		return err
 	}
 }

@@ -143,7 +143,7 @@ const john316 = "/api/v1/scripture?ref=John+3:16"
 func TestFaultPostgresDown(t *testing.T) {
 	s := newStack(t)
 	startProc(t, "serve", s.env, "serve")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanInternal, 0)
 	if r := call(t, "GET", s.base(), john316, key, ""); r.Status != 200 {
 		t.Fatalf("scripture: %d %s", r.Status, r.Raw)
@@ -186,7 +186,7 @@ func TestFaultRedisRestart(t *testing.T) {
 	s := newStack(t)
 	startProc(t, "web", s.env, "web")
 	startProc(t, "worker", append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanFree, 1000)
 	for i := 1; i <= 3; i++ {
 		r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
@@ -261,7 +261,7 @@ func TestFaultWorkerKilledMidJob(t *testing.T) {
 	workerEnv := append(s.env, "METRICS_ADDR="+freeAddr(t), "WORKER_CONCURRENCY=2", "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
 		"OPENAI_API_KEY=sk-fake", "OPENAI_CHAT_TIMEOUT=60s")
 	w := startProc(t, "worker", workerEnv, "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 
 	// Four accounts on the free plan (one request in flight each), one Ask
 	// each: two reach the model, two wait in the queue.
@@ -369,7 +369,7 @@ func TestFaultResultSubscriptionLost(t *testing.T) {
 	startProc(t, "web", append(s.env, "ASK_TIMEOUT=60s"), "web")
 	startProc(t, "worker", append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model,
 		"OPENAI_API_KEY=sk-fake", "OPENAI_CHAT_TIMEOUT=60s"), "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanFree, 100)
 
 	done := make(chan httpResult, 1)
@@ -416,7 +416,7 @@ func TestFaultSlowGenerator(t *testing.T) {
 	startProc(t, "web", append(s.env, "ASK_TIMEOUT=2s"), "web")
 	env := append(s.env, "METRICS_ADDR="+freeAddr(t), "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=sk-fake")
 	w := startProc(t, "worker", append(env, "OPENAI_CHAT_TIMEOUT=300ms", "OPENAI_CHAT_RETRIES=0"), "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanFree, 1000)
 
 	r := call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
@@ -445,7 +445,7 @@ func TestFaultSlowGenerator(t *testing.T) {
 func TestFaultHostileInput(t *testing.T) {
 	s := newStack(t)
 	startProc(t, "serve", s.env, "serve")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanInternal, 0)
 
 	// A 2 MiB body is refused from its Content-Length, before it is read:
@@ -559,7 +559,7 @@ func TestGracefulShutdown(t *testing.T) {
 	web := startProc(t, "web", append(s.env, "DRAIN_DELAY=3s"), "web")
 	workerEnv := append(s.env, "SELAH_GENERATOR=openai", "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=sk-fake")
 	w := startProc(t, "worker", append(workerEnv, "METRICS_ADDR="+freeAddr(t)), "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	key := s.account(t, store.PlanInternal, 0)
 	ask := func() chan httpResult {
 		done := make(chan httpResult, 1)
@@ -582,7 +582,7 @@ func TestGracefulShutdown(t *testing.T) {
 	wantJSONError(t, "ask with the worker gone", call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"Why pray?"}`), 503, "workers_unavailable")
 
 	startProc(t, "worker2", append(workerEnv, "METRICS_ADDR="+freeAddr(t)), "worker")
-	waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+	waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 	done = ask()
 	<-hit
 	web.cmd.Process.Signal(syscall.SIGTERM)

@@ -59,11 +59,14 @@ the modules are unchanged since the last run, unless --force is given.`,
 					n.Read.Round(time.Millisecond), n.Write.Round(time.Millisecond))
 			}
 			ix := rep.Index
-			if ix.Skipped {
+			switch {
+			case ix.Kind == pipeline.KindLocal:
+				fmt.Fprint(out, "; no embeddings index (local: retrieval indexes in memory at start)")
+			case ix.Skipped:
 				fmt.Fprintf(out, "; %s index is current (%d dims)", ix.Embedder, ix.Dims)
-			} else {
-				fmt.Fprintf(out, "; built the %s index (%d verses, %d dims: model %s, embed %s, write %s)",
-					ix.Embedder, ix.Verses, ix.Dims, ix.Model.Round(time.Millisecond), ix.Embed.Round(time.Millisecond), ix.Write.Round(time.Millisecond))
+			default:
+				fmt.Fprintf(out, "; built the %s index (%d verses, %d dims: embed %s, write %s)",
+					ix.Embedder, ix.Verses, ix.Dims, ix.Embed.Round(time.Millisecond), ix.Write.Round(time.Millisecond))
 			}
 			fmt.Fprintf(out, " in %s\n", rep.Duration.Round(time.Millisecond))
 			return nil

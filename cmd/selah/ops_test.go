@@ -34,7 +34,7 @@ func TestOpsListener(t *testing.T) {
 				startProc(t, "web", s.env, "web")
 				startProc(t, "worker", append(s.env, "METRICS_ADDR="+workerAddr), "worker")
 			}
-			waitStatus(t, s.base(), "/readyz", "", 200, 20*time.Second)
+			waitStatus(t, s.base(), "/readyz", "", 200, startWithin)
 			key := s.account(t, store.PlanInternal, 0)
 			if r := call(t, "POST", s.base(), "/api/v1/search", key, `{"query":"grace"}`); r.Status != 200 {
 				t.Fatalf("search: %d %s", r.Status, r.Raw)

@@ -151,6 +151,13 @@ func call(t testing.TB, method, base, path, key, body string) httpResult {
 	return r
 }
 
+// startWithin bounds how long a test waits for a started worker to be
+// ready. A worker builds its retrieval indexes at start (lexical, SIF, the
+// Nave's router, WordNet): seconds on an idle machine, much longer while
+// the test binary's parallel stacks, each with its own worker, share two
+// cores under -race.
+const startWithin = 3 * time.Minute
+
 // waitStatus polls GET base+path until it answers status.
 func waitStatus(t testing.TB, base, path, key string, status int, within time.Duration) httpResult {
 	t.Helper()

@@ -211,10 +211,6 @@ func listenOps(cfg *config, h http.Handler, errc chan<- error, log *slog.Logger)
 // startWorker builds the pipeline from the configuration and the index in
 // the database, and starts serving the job queues.
 func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Client, log *slog.Logger) (*worker.Worker, error) {
-	embCfg, err := pipeline.EmbedderConfigFromEnv(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
 	chatCfg, err := pipeline.ChatConfigFromEnv(os.Getenv)
 	if err != nil {
 		return nil, err
@@ -223,23 +219,19 @@ func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Cl
 	if err != nil {
 		return nil, err
 	}
-	e, err := pipeline.LoadEmbedder(ctx, st, embCfg)
+	r, err := newRetriever(ctx, st)
 	if err != nil {
 		return nil, err
 	}
 	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency, PollInterval: cfg.PollInterval}, rc, log)
-	r := pipeline.NewRetriever(st, e)
 	r.Observe = wk.Metrics().ObserveStage
 	wk.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
 	a := pipeline.NewAnswerer(st, r, g)
 	a.Observe = wk.Metrics().ObserveStage
-	if a.Router, err = pipeline.LoadNaveRouter(ctx, st); err != nil {
-		return nil, err
-	}
 	wk.Handle(tasks.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
 	if err := wk.Start(ctx); err != nil {
 		return nil, err
 	}
-	log.Info("worker started", slog.String("embedder", e.Name()), slog.Int("dims", e.Dims()), slog.String("generator", g.Name()))
+	log.Info("worker started", slog.String("embedder", r.EmbedderName()), slog.String("generator", g.Name()))
 	return wk, nil
 }

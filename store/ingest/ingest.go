@@ -89,6 +89,10 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 	if err != nil {
 		return rep, fmt.Errorf("ingest: %w", err)
 	}
+	strongs, err := sword.OpenStrongs(opts.SwordDir)
+	if err != nil {
+		return rep, fmt.Errorf("ingest: Strong's dictionaries (are sword-dict-strongs-greek and -hebrew installed?): %w", err)
+	}
 	webSum, err := web.Checksum()
 	if err != nil {
 		return rep, fmt.Errorf("ingest: %w", err)
@@ -150,7 +154,8 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		id := corpus.NewVerseID(b.Number, ch, v)
 		index[id] = len(rows)
 		chapters[b.Number*1000+ch] = true
-		rows = append(rows, store.VerseRow{ID: id, Text: t.Text, Title: t.Title, Paragraph: t.Paragraph})
+		rows = append(rows, store.VerseRow{ID: id, Text: t.Text, Title: t.Title, Paragraph: t.Paragraph,
+			Glosses: glosses(strongs, raw)})
 		return nil
 	})
 	if err != nil {
@@ -231,8 +236,29 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 }
 
 // FormatVersion names the current way markup becomes rows; bump it when
-// PlainText or the mapping changes so existing databases re-ingest.
-const FormatVersion = "rows-v1"
+// PlainText, the mapping or the glosses change so existing databases
+// re-ingest.
+const FormatVersion = "rows-v2"
+
+// glosses joins the Strong's glosses of the words the KJV tags in a verse,
+// each number once, in the verse's order. Numbers the dictionaries lack
+// are left out (a handful of the KJV module's tags).
+func glosses(s *sword.Strongs, raw string) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range sword.Words(raw) {
+		for _, n := range w.Strongs {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if e, err := s.Lookup(n); err == nil && e.Gloss != "" {
+				out = append(out, e.Gloss)
+			}
+		}
+	}
+	return strings.Join(out, "; ")
+}
 
 // NaveFormatVersion names the current reading of Nave's markup into
 // topics, entries and links (sword.ParseNave); bump it when that changes.
@@ -244,9 +270,10 @@ func sum(parts ...string) string {
 }
 
 // Version identifies everything ingest derives from the modules, for test
-// templates: the row format and the local embedder's design.
+// templates: the row formats, and that no local index is stored (the
+// lexical index is built in memory by each process).
 func Version() string {
-	return FormatVersion + "+" + NaveFormatVersion + "+" + pipeline.LocalVersion()
+	return FormatVersion + "+" + NaveFormatVersion + "+lexical-in-memory"
 }
 
 // Run is the whole ingest: the corpus, then the embedder's index over it.

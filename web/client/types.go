@@ -118,12 +118,16 @@ type SearchRequest struct {
 
 // SearchResponse is the body of POST /search.
 type SearchResponse struct {
-	Query     string         `json:"query"`
-	Strategy  string         `json:"strategy"`
-	Embedder  string         `json:"embedder"`
-	Results   []SearchResult `json:"results"`
-	RequestID string         `json:"requestId"`
-	Meta      Meta           `json:"-"`
+	Query    string `json:"query"`
+	Strategy string `json:"strategy"`
+	Embedder string `json:"embedder"`
+	// Confidence is the calibrated probability that the results hold a
+	// verse the query is after; Weak is set when it is below 0.5.
+	Confidence float64        `json:"confidence"`
+	Weak       bool           `json:"weak"`
+	Results    []SearchResult `json:"results"`
+	RequestID  string         `json:"requestId"`
+	Meta       Meta           `json:"-"`
 }
 
 // SearchResult is one verse found.
@@ -157,6 +161,7 @@ type AskResponse struct {
 	CanonicalURL string         `json:"canonicalUrl"`
 	GeneratedAt  time.Time      `json:"generatedAt"`
 	Generator    string         `json:"generator"` // "openai", "extractive" or "none"
+	Grounded     bool           `json:"grounded"`  // false for a decline: no passage speaks to the question
 	RequestID    string         `json:"requestId"`
 	Meta         Meta           `json:"-"`
 }

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,11 +53,7 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 
-	emb, err := pipeline.LoadEmbedder(ctx, st, pipeline.EmbedderConfig{})
-	if err != nil {
-		t.Fatalf("webtest: embedder: %v", err)
-	}
-	r := pipeline.NewRetriever(st, emb)
+	r := Retriever(t, st)
 	// The worker has its own Redis connection, as a separate process would.
 	wrc := redis.NewClient(rc.Options())
 	w := worker.New(worker.Config{Concurrency: 4, ShutdownTimeout: 2 * time.Second}, wrc, log)
@@ -139,4 +136,26 @@ func (e *Env) Revoke(t testing.TB, id string) {
 	if err := e.Store.RevokeKey(context.Background(), id); err != nil {
 		t.Fatalf("webtest: revoke: %v", err)
 	}
+}
+
+var shared struct {
+	once sync.Once
+	r    *pipeline.Retriever
+	err  error
+}
+
+// Retriever returns a retriever over the test corpus. Its index is built
+// once per test binary: the corpus is the same in every test database
+// (each a clone of one template), and a retriever holds no connection. The
+// copy returned is the caller's to configure.
+func Retriever(t testing.TB, st *store.Store) *pipeline.Retriever {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.r, shared.err = pipeline.LoadRetriever(context.Background(), st, pipeline.RetrievalConfig{})
+	})
+	if shared.err != nil {
+		t.Fatalf("webtest: retriever: %v", shared.err)
+	}
+	r := *shared.r
+	return &r
 }

@@ -1,0 +1,638 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// Composer is the offline generator, the default and the fallback of every
+// other: it writes a concise answer in sentences of its own, each a claim
+// taken from a source and tied to the verses it rests on:
+//
+//   - Nave's Topical Bible sub-entries the question reaches through the
+//     topic router, their phrases turned into sentences by grammar rules
+//     (phraseClause): "Melchizedek was king of Salem (Genesis 14:18-20)";
+//   - the first sentence of a curated topic hub's summary, tied to the hub's
+//     first passage among the candidates;
+//   - the best passage, quoted briefly, each quotation the database's
+//     wording and each cited passage extended to the end of its sentence
+//     (Galatians 5:22-23, not 5:22 cut at "faith,").
+//
+// It states nothing that no cited verse or Nave's entry holds: every
+// sentence names the references it rests on, and the grounding check
+// (ground.go) refuses a sentence without one. The same question and
+// candidates always give the same answer.
+type Composer struct{}
+
+// Name is "extractive", the name the API has always given the offline
+// generator (clients switch on it); the answer is now composed.
+func (Composer) Name() string { return GeneratorExtractive }
+
+// Composer limits: how many Nave's facts and quotations an answer holds,
+// and how far a cited verse is extended to finish its sentence.
+const (
+	maxFacts          = 3
+	maxFactVerses     = 3
+	maxComposedQuotes = 2
+	maxSpanVerses     = 4
+)
+
+// Generate composes the answer. It fails only when there is no candidate.
+func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
+	if len(q.Candidates) == 0 {
+		return Draft{}, fmt.Errorf("pipeline: composer: no candidates")
+	}
+	c := newComposition(q)
+	own := c.factSentences()
+	if len(own) == 0 {
+		own = c.hubSentences()
+	}
+	quotes := c.quoteSentences(len(own) == 0)
+	c.moreReferences()
+
+	sentences := append(slices.Clone(own), quotes...)
+	if len(sentences) == 0 {
+		return Draft{}, fmt.Errorf("pipeline: composer: nothing to say")
+	}
+	d := Draft{Answer: strings.Join(sentences, " "), Citations: c.citations(), CitedSentences: true}
+	if len(own) > 0 {
+		d.Summary = own[0]
+	} else {
+		d.Summary = c.quoteSummary()
+	}
+	return d, nil
+}
+
+// composition is one answer being composed.
+type composition struct {
+	q      Question
+	byID   map[corpus.VerseID]Candidate
+	gram   *grammar
+	chosen []corpus.VerseID // cited verses, in order of citation
+	// first is the first passage cited, quoted by the summary when there
+	// is no sentence of the composer's own.
+	first []corpus.VerseID
+}
+
+func newComposition(q Question) *composition {
+	c := &composition{q: q, byID: make(map[corpus.VerseID]Candidate, len(q.Candidates))}
+	for _, cand := range q.Candidates {
+		c.byID[cand.Verse.ID] = cand
+	}
+	c.gram = composerGrammar()
+	return c
+}
+
+func (c *composition) maxRefs() int { return max(1, c.q.MaxRefs) }
+
+// cite adds a passage to the citations when it fits in MaxRefs references,
+// extended to the end of its sentence when that still fits, and returns its
+// reference; ok is false when it does not fit.
+func (c *composition) cite(ids []corpus.VerseID) (ref string, ok bool) {
+	for _, span := range [][]corpus.VerseID{c.sentenceSpan(ids), ids} {
+		if len(groupAdjacent(append(slices.Clone(c.chosen), span...))) > c.maxRefs() {
+			continue
+		}
+		for _, id := range span {
+			if !slices.Contains(c.chosen, id) {
+				c.chosen = append(c.chosen, id)
+			}
+		}
+		if c.first == nil {
+			c.first = span
+		}
+		return spanReference(span), true
+	}
+	return "", false
+}
+
+// sentenceSpan extends a run of adjacent verses to whole sentences: back
+// while the verse before it does not end one, forward while its last verse
+// does not, through candidates only (the Answerer offers a cited verse's
+// neighbours as candidates) and up to maxSpanVerses verses. The KJV ends a
+// sentence with a full stop, a question or an exclamation mark; a verse
+// ending in a comma, colon or semicolon runs on.
+func (c *composition) sentenceSpan(ids []corpus.VerseID) []corpus.VerseID {
+	span := slices.Clone(ids)
+	slices.Sort(span)
+	for len(span) < maxSpanVerses {
+		last := span[len(span)-1]
+		next, ok := c.byID[last+1]
+		if endsSentence(c.byID[last].Verse.Text) || !ok || next.Verse.ID.Chapter() != last.Chapter() {
+			break
+		}
+		span = append(span, next.Verse.ID)
+	}
+	for len(span) < maxSpanVerses {
+		prev, ok := c.byID[span[0]-1]
+		if !ok || prev.Verse.ID.Chapter() != span[0].Chapter() || prev.Verse.ID.Book() != span[0].Book() || endsSentence(prev.Verse.Text) {
+			break
+		}
+		span = append([]corpus.VerseID{prev.Verse.ID}, span...)
+	}
+	return span
+}
+
+// endsSentence reports whether a verse's text ends a sentence.
+func endsSentence(text string) bool {
+	text = strings.TrimRight(strings.TrimSpace(text), "’'\")")
+	r, _ := utf8.DecodeLastRuneInString(text)
+	return r == '.' || r == '?' || r == '!'
+}
+
+// spanReference is the canonical reference of a run of adjacent verses.
+func spanReference(span []corpus.VerseID) string {
+	ref, err := corpus.ReferenceForRange(span[0], span[len(span)-1])
+	if err != nil {
+		return span[0].String()
+	}
+	return ref.String()
+}
+
+// spanText is the verses' text joined with spaces.
+func (c *composition) spanText(span []corpus.VerseID) string {
+	texts := make([]string, 0, len(span))
+	for _, id := range span {
+		texts = append(texts, strings.TrimSpace(c.byID[id].Verse.Text))
+	}
+	return strings.Join(texts, " ")
+}
+
+// citations are the cited verses as candidate numbers.
+func (c *composition) citations() []int {
+	out := make([]int, 0, len(c.chosen))
+	for _, id := range c.chosen {
+		out = append(out, c.byID[id].N)
+	}
+	return out
+}
+
+// factSentences turns the Nave's entries of the best topic (and of the
+// next when the first gives only one clause) into sentences.
+func (c *composition) factSentences() []string {
+	var out []string
+	topics := 0
+	for i := 0; i < len(c.q.Facts) && topics < 2; {
+		topic := c.q.Facts[i].Topic
+		subject := topicSubject(topic)
+		var clauses []clause
+		for ; i < len(c.q.Facts) && c.q.Facts[i].Topic == topic; i++ {
+			f := c.q.Facts[i]
+			if len(clauses) >= maxFacts {
+				continue
+			}
+			cl, ok := c.phraseClause(subject, f.Entry)
+			if !ok {
+				continue
+			}
+			span := c.factSpan(f)
+			if len(span) == 0 {
+				continue
+			}
+			ref, ok := c.cite(span)
+			if !ok {
+				continue
+			}
+			cl.ref = ref
+			clauses = append(clauses, cl)
+		}
+		topics++
+		out = append(out, joinClauses(subject, clauses)...)
+		if len(out) > 1 {
+			break
+		}
+	}
+	return out
+}
+
+// factSpan is the first run of a fact's verses among the candidates, in
+// the order Nave's lists them, at most maxFactVerses long.
+func (c *composition) factSpan(f Fact) []corpus.VerseID {
+	var span []corpus.VerseID
+	for _, id := range f.Verses {
+		if _, ok := c.byID[id]; !ok {
+			continue
+		}
+		if n := len(span); n > 0 && (id != span[n-1]+1 || id.Chapter() != span[n-1].Chapter()) {
+			break
+		}
+		span = append(span, id)
+		if len(span) == maxFactVerses {
+			break
+		}
+	}
+	return span
+}
+
+// hubSentences is the first sentence of the best matching hub's summary,
+// tied to the first of the hub's passages among the candidates that
+// speaks to the question (evidence above 0): a hub matched on a word of
+// the question ("Moses") may be about something else (the law), and its
+// summary then does not answer. A summary opening "These passages …"
+// names its passage instead: "Passages such as Philippians 4:6 …".
+func (c *composition) hubSentences() []string {
+	for _, h := range c.q.Hubs {
+		first := firstSentence(h.Summary)
+		if first == "" {
+			continue
+		}
+		for _, id := range h.Verses {
+			if cand, ok := c.byID[id]; !ok || cand.Evidence == 0 {
+				continue
+			}
+			ref, ok := c.cite([]corpus.VerseID{id})
+			if !ok {
+				return nil
+			}
+			if rest, ok := strings.CutPrefix(first, "These passages "); ok {
+				return []string{"Passages such as " + ref + " " + rest}
+			}
+			return []string{strings.TrimRight(first, ".") + " (" + ref + ")."}
+		}
+	}
+	return nil
+}
+
+// firstSentence is text up to its first full stop followed by a space or
+// the end.
+func firstSentence(text string) string {
+	text = strings.TrimSpace(text)
+	if i := strings.Index(text, ". "); i >= 0 {
+		return text[:i+1]
+	}
+	return text
+}
+
+// quoteSentences quotes the best passages briefly: the first fact's
+// passage when there are facts, else the candidates in the extractive
+// order (see rankCandidates). alone is set when the answer has no sentence
+// of its own; it then quotes more.
+func (c *composition) quoteSentences(alone bool) []string {
+	n := 1
+	if alone {
+		n = maxComposedQuotes
+	}
+	var out []string
+	quoted := map[corpus.VerseID]bool{}
+	quote := func(span []corpus.VerseID) {
+		ref := spanReference(span)
+		text := quotation(c.spanText(span), maxQuoteRunes, cutQuoteRunes, minCutRunes)
+		lead := "Scripture says"
+		if len(out) > 0 {
+			lead = "It also says"
+		}
+		out = append(out, fmt.Sprintf("%s: \"%s\" (%s).", lead, text, ref))
+		for _, id := range span {
+			quoted[id] = true
+		}
+	}
+	if len(c.chosen) > 0 && len(c.q.Facts) > 0 {
+		// The first fact's passage, already cited.
+		quote(c.first)
+		return out
+	}
+	for _, cand := range c.rankCandidates() {
+		if len(out) >= n {
+			break
+		}
+		if quoted[cand.Verse.ID] || (len(out) > 0 || len(c.chosen) > 0) && cand.Evidence < minEvidence {
+			continue
+		}
+		if _, ok := c.cite([]corpus.VerseID{cand.Verse.ID}); !ok {
+			continue
+		}
+		quote(c.chosenRun(cand.Verse.ID))
+	}
+	return out
+}
+
+// chosenRun is the run of adjacent cited verses holding id.
+func (c *composition) chosenRun(id corpus.VerseID) []corpus.VerseID {
+	for _, g := range groupAdjacent(c.chosen) {
+		if slices.Contains(g, id) {
+			return g
+		}
+	}
+	return []corpus.VerseID{id}
+}
+
+// moreReferences cites further relevant candidates, in the extractive
+// order, until MaxRefs references are full: a verse counts as relevant
+// when it speaks to at least minEvidence of the question, or when a
+// Nave's fact or a hub put it among the candidates.
+func (c *composition) moreReferences() {
+	routed := map[corpus.VerseID]bool{}
+	for _, f := range c.q.Facts {
+		for _, id := range f.Verses {
+			routed[id] = true
+		}
+	}
+	for _, cand := range c.rankCandidates() {
+		if len(groupAdjacent(c.chosen)) >= c.maxRefs() {
+			return
+		}
+		if slices.Contains(c.chosen, cand.Verse.ID) || cand.Context || cand.Evidence < minEvidence && !routed[cand.Verse.ID] {
+			continue
+		}
+		c.cite([]corpus.VerseID{cand.Verse.ID})
+	}
+}
+
+// rankCandidates orders the candidates as the extractive generator did
+// (measured there): retrieval order, a particular verse moved
+// particularPenalty places down, a verse offered only as context last. A
+// question about particular people or events ranks by evidence instead; a
+// question about what Jesus said puts his words first.
+func (c *composition) rankCandidates() []Candidate {
+	order := slices.Clone(c.q.Candidates)
+	place := func(x Candidate) int {
+		p := 2 * x.N
+		if c.q.Particular {
+			// By evidence in steps of a tenth, then by retrieval order.
+			p = int((1-x.Evidence)*10)*4096 + x.N
+		} else if particular(x.Verse.Text) {
+			p = 2*(x.N+particularPenalty) + 1
+		}
+		if x.Context {
+			p += 1 << 20
+		}
+		if c.q.JesusWords && !x.Verse.WordsOfChrist {
+			p += 1 << 10
+		}
+		return p
+	}
+	slices.SortStableFunc(order, func(a, b Candidate) int { return cmp.Compare(place(a), place(b)) })
+	return order
+}
+
+// quoteSummary is the summary of an answer without a sentence of its own:
+// the first clause of the first passage cited.
+func (c *composition) quoteSummary() string {
+	span := c.first
+	if span == nil {
+		span = []corpus.VerseID{c.q.Candidates[0].Verse.ID}
+	}
+	text := quotation(firstClause(c.spanText(span)), maxSummaryRunes, maxSummaryRunes, minSummaryRunes)
+	return fmt.Sprintf("In short: \"%s\" (%s).", text, spanReference(span))
+}
+
+// Clause kinds: how a Nave's phrase joins its subject.
+const (
+	clausePredicate = iota // "was king of Salem", "married Boaz": follows the subject
+	clauseTopic            // "the institution of Pentecost": Scripture tells of it
+)
+
+// clause is one Nave's phrase made into part of a sentence.
+type clause struct {
+	kind int
+	text string
+	ref  string
+}
+
+// joinClauses writes a subject's clauses as sentences: the predicates in
+// one ("Melchizedek was king of Salem (Genesis 14:18-20) and a priest …"),
+// the topics in another ("Scripture tells of the institution of Pentecost
+// (Exodus 23:16) and of …").
+func joinClauses(subject string, clauses []clause) []string {
+	var out []string
+	for _, kind := range []int{clausePredicate, clauseTopic} {
+		var parts []string
+		prevWas := false
+		for _, cl := range clauses {
+			if cl.kind != kind {
+				continue
+			}
+			text := cl.text
+			// "was king of Salem … and was a priest": the second "was" goes.
+			if kind == clausePredicate && prevWas && strings.HasPrefix(text, "was ") {
+				text = strings.TrimPrefix(text, "was ")
+			}
+			prevWas = strings.HasPrefix(cl.text, "was ")
+			if kind == clauseTopic && len(parts) > 0 {
+				text = "of " + text
+			}
+			parts = append(parts, text+" ("+cl.ref+")")
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		lead := subject
+		if kind == clauseTopic {
+			lead = "Scripture tells of"
+		}
+		out = append(out, lead+" "+joinAnd(parts)+".")
+	}
+	return out
+}
+
+// joinAnd joins "a", "b, c" as "a, b and c".
+func joinAnd(parts []string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// Closed word classes of English grammar the phrase rules read. They are
+// grammar, not subject matter: no rule looks at what a phrase is about.
+var (
+	articles     = map[string]bool{"a": true, "an": true, "the": true}
+	possessives  = map[string]bool{"his": true, "her": true, "their": true, "its": true}
+	prepositions = map[string]bool{
+		"of": true, "to": true, "in": true, "on": true, "at": true, "for": true, "with": true, "by": true,
+		"from": true, "into": true, "upon": true, "under": true, "against": true, "before": true,
+		"after": true, "unto": true, "over": true, "among": true, "about": true, "through": true,
+	}
+	conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true, "as": true}
+)
+
+// phraseClause turns a Nave's sub-entry phrase into a clause about subject.
+// Nave's phrases are sentence-case noun or verb phrases without a subject;
+// the rules go by their first word, with WordNet telling verbs and
+// persons apart:
+//
+//	article + person noun   "A priest and type of Christ" → "was a priest and type of Christ"
+//	person noun             "King of Salem"               → "was king of Salem"
+//	present verb            "Marries Boaz"                → "married Boaz"
+//	past verb               "Gleaned in the field of Boaz"→ "gleaned in the field of Boaz"
+//	past verb + by or name  "Called Feast of Weeks"       → "was called Feast of Weeks"
+//	possessive              "Her devotion to Naomi"       → (Scripture tells of) "Ruth's devotion to Naomi"
+//	other noun phrase       "Institution of"              → (Scripture tells of) "the institution of Pentecost"
+//
+// A phrase ending in a preposition ("Institution of") takes the subject as
+// its object. A phrase that starts with a preposition or a conjunction
+// cannot be joined to a subject this way and is left out (ok false).
+func (c *composition) phraseClause(subject, entry string) (clause, bool) {
+	words := phraseWords(entry)
+	if len(words) == 0 {
+		return clause{}, false
+	}
+	if prepositions[strings.ToLower(words[len(words)-1])] {
+		words = append(words, subject)
+	}
+	lw := func(i int) string {
+		if i >= len(words) {
+			return ""
+		}
+		return strings.ToLower(strings.Trim(words[i], ",;:"))
+	}
+	first := lw(0)
+	g := c.gram
+	person := func(from, to int) bool {
+		for i := from; i < min(to, len(words)); i++ {
+			if prepositions[lw(i)] || conjunctions[lw(i)] {
+				return false
+			}
+			if g.isPerson(lw(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	rest := strings.Join(words[1:], " ")
+	switch {
+	case prepositions[first] || conjunctions[first]:
+		return clause{}, false
+	case articles[first]:
+		if person(1, 4) {
+			return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+		}
+		return clause{kind: clauseTopic, text: c.lowerFirst(words)}, true
+	case possessives[first]:
+		if rest == "" {
+			return clause{}, false
+		}
+		return clause{kind: clauseTopic, text: possessive(subject) + " " + rest}, true
+	case g.verbBase(first) != "" && lw(1) != "of":
+		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), rest)}, true
+	case g.isPast(first) && !g.isNoun(first):
+		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) {
+			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true
+		}
+		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true
+	case person(0, 1) || first == "one" && lw(1) == "of":
+		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+	}
+	if len(words) > 1 && startsUpper(words[1]) {
+		// "Holy Spirit given to the apostles": a name stays as it is.
+		return clause{kind: clauseTopic, text: "the " + strings.Join(words, " ")}, true
+	}
+	return clause{kind: clauseTopic, text: "the " + c.lowerFirst(words)}, true
+}
+
+// phraseWords cleans a Nave's phrase into words: its first part before a
+// " -" (Nave's joins two phrases so: "A Jewish rabbi -Becomes a disciple"),
+// "Naomi' s" mended, words in capitals (cross-references to topics, "FEAST
+// OF WEEKS") in title case, trailing punctuation dropped.
+func phraseWords(entry string) []string {
+	entry, _, _ = strings.Cut(entry, " -")
+	// Nave's quotes the KJV's wording in places ("cities of the plain,");
+	// the composer's quotations are its own, checked against the verses.
+	entry = strings.NewReplacer(`"`, "", "“", "", "”", "").Replace(entry)
+	entry = strings.ReplaceAll(entry, "' s ", "'s ")
+	entry = strings.ReplaceAll(entry, "’ s ", "’s ")
+	entry = strings.TrimRight(strings.TrimSpace(entry), ",;:.-— ")
+	words := strings.Fields(entry)
+	// Nave's numbers the senses of a name ("1. An ancestor of Jesus"): the
+	// number is no part of the phrase.
+	for len(words) > 0 && strings.IndexFunc(words[0], unicode.IsLetter) < 0 {
+		words = words[1:]
+	}
+	for i, w := range words {
+		words[i] = titleCaps(w, i == 0)
+	}
+	if len(words) == 0 || strings.ContainsAny(strings.Join(words, " "), ".?!") {
+		// A phrase of its own sentences would break the composed one.
+		return nil
+	}
+	return words
+}
+
+// titleCaps writes a word in capitals ("WEEKS") in title case ("Weeks"),
+// small words ("OF") in lower case unless first.
+func titleCaps(w string, first bool) string {
+	letters := strings.IndexFunc(w, unicode.IsLower) < 0 && strings.IndexFunc(w, unicode.IsUpper) >= 0
+	if !letters || utf8.RuneCountInString(w) < 2 {
+		return w
+	}
+	l := strings.ToLower(w)
+	if !first && (articles[l] || prepositions[l] || conjunctions[l]) {
+		return l
+	}
+	r, n := utf8.DecodeRuneInString(l)
+	return string(unicode.ToUpper(r)) + l[n:]
+}
+
+// topicSubject is a Nave's topic title as the subject of a sentence:
+// "MELCHIZEDEK" → "Melchizedek", "LORD'S SUPPER" → "Lord's Supper",
+// "JESUS, THE CHRIST" → "Jesus".
+func topicSubject(topic string) string {
+	topic, _, _ = strings.Cut(topic, ",")
+	words := strings.Fields(topic)
+	for i, w := range words {
+		words[i] = titleCaps(w, i == 0)
+	}
+	return strings.Join(words, " ")
+}
+
+// lowerFirst joins words with the first in lower case unless it is a name:
+// Nave's capitalises every phrase's first word, so a capital tells
+// nothing; the word counts as a name when the candidates' KJV text has it
+// only capitalised, or it is a name of God (titles).
+func (c *composition) lowerFirst(words []string) string {
+	w := words[0]
+	if titles[w] || !c.lowerInCandidates(w) && c.capitalInCandidates(w) {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(append([]string{strings.ToLower(w)}, words[1:]...), " ")
+}
+
+func (c *composition) lowerInCandidates(w string) bool {
+	lw := strings.ToLower(w)
+	for _, cand := range c.q.Candidates {
+		for _, f := range strings.Fields(cand.Verse.Text) {
+			if strings.Trim(f, ",;:.?!()’'") == lw {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *composition) capitalInCandidates(w string) bool {
+	for _, cand := range c.q.Candidates {
+		for _, f := range strings.Fields(cand.Verse.Text) {
+			if strings.Trim(f, ",;:.?!()’'") == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+func joinWords(head, rest string) string {
+	if rest == "" {
+		return head
+	}
+	return head + " " + rest
+}
+
+// possessive is "Ruth's", "Moses'".
+func possessive(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name + "'"
+	}
+	return name + "'s"
+}

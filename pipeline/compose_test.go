@@ -1,0 +1,248 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
+)
+
+// naveRouter is a test double of the TopicRouter contract (route.go) over
+// a few real Nave's Topical Bible entries, phrases and verses as the Nave
+// module has them (diatheke -b Nave -k MELCHIZEDEK). The router itself is
+// tested where it is built; here it only feeds the composer.
+type naveRouter map[string][]pipeline.Routed
+
+func (r naveRouter) Route(_ context.Context, query string, limit int) ([]pipeline.Routed, error) {
+	for name, routed := range r {
+		if strings.Contains(strings.ToLower(query), name) {
+			return routed[:min(limit, len(routed))], nil
+		}
+	}
+	return nil, nil
+}
+
+// entry lists a Nave's sub-entry's verses, given as references.
+func entry(t testing.TB, topic, phrase string, refs ...string) []pipeline.Routed {
+	t.Helper()
+	var out []pipeline.Routed
+	for _, s := range refs {
+		ref, err := corpus.ParseReference(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ref.VerseIDs() {
+			out = append(out, pipeline.Routed{Verse: id, Score: 0.9, Topic: topic, Entry: phrase})
+		}
+	}
+	return out
+}
+
+func naves(t testing.TB) naveRouter {
+	return naveRouter{
+		"melchizedek": slices.Concat(
+			entry(t, "MELCHIZEDEK", "King of Salem", "Genesis 14:18-20", "Psalms 110:4"),
+			entry(t, "MELCHIZEDEK", "A priest and type of Christ", "Hebrews 7:1-3", "Hebrews 5:6")),
+		"ruth": slices.Concat(
+			entry(t, "RUTH", "The daughter-in-law of Naomi", "Ruth 1:4"),
+			entry(t, "RUTH", "Marries Boaz", "Ruth 4:13"),
+			entry(t, "RUTH", "Becomes an ancestor of Jesus", "Ruth 4:17")),
+		"pentecost": slices.Concat(
+			entry(t, "PENTECOST", "Holy Spirit given to the apostles on the first day of", "Acts 2:1-4"),
+			entry(t, "PENTECOST", "Institution of", "Leviticus 23:15-16")),
+	}
+}
+
+// checkSentences asserts that every sentence of the answer names one of
+// its references and the summary is one sentence.
+func checkSentences(t *testing.T, ans pipeline.Answer) {
+	t.Helper()
+	for _, s := range pipeline.Sentences(ans.Text) {
+		if !slices.ContainsFunc(ans.References, func(r pipeline.Reference) bool {
+			return strings.Contains(s, fmt.Sprintf("%s %d:", r.Book, r.Chapter))
+		}) {
+			t.Errorf("sentence without a citation: %q", s)
+		}
+	}
+	if n := len(pipeline.Sentences(ans.Summary)); n != 1 {
+		t.Errorf("summary of %d sentences: %q", n, ans.Summary)
+	}
+}
+
+func TestComposerNavesFacts(t *testing.T) {
+	t.Parallel()
+	a, st := newAnswerer(t, nil)
+	a.Router = naves(t)
+	for _, tt := range []struct {
+		q     string
+		want  []string
+		first string
+	}{
+		{"Who was Melchizedek?", []string{"Melchizedek was king of Salem (Genesis 14:18-20) and a priest and type of Christ (Hebrews 7:1-3)."}, "Genesis 14:18-20"},
+		{"Who was Ruth?", []string{"Ruth was the daughter-in-law of Naomi (Ruth 1:4), married Boaz (Ruth 4:13) and became an ancestor of Jesus (Ruth 4:17)."}, "Ruth 1:4"},
+		{"What happened at Pentecost?", []string{"Scripture tells of the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:1-3)"}, "Acts 2:1-3"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			ans, err := a.Answer(t.Context(), tt.q, 5, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("answer: %s", ans.Text)
+			checkGrounded(t, st, ans, 5)
+			checkSentences(t, ans)
+			for _, w := range tt.want {
+				if !strings.Contains(ans.Text, w) {
+					t.Errorf("answer lacks %q", w)
+				}
+			}
+			if ans.NoPassage || ans.References[0].Reference != tt.first || ans.Summary != pipeline.Sentences(ans.Text)[0] {
+				t.Errorf("answer %+v", ans)
+			}
+		})
+	}
+}
+
+func TestComposerReferences(t *testing.T) {
+	t.Parallel()
+	a, st := newAnswerer(t, nil)
+	ctx := context.Background()
+	// maxReferences is filled when that many are relevant (it stopped at 3).
+	// (The calibrated confidence, relevance.go, finds "forgiving someone
+	// who hurt me" weak with lexical search alone, so the test asks
+	// plainly.)
+	const q = "What does the Bible say about forgiveness?"
+	for _, n := range []int{5, 8} {
+		ans, err := a.Answer(ctx, q, n, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGrounded(t, st, ans, n)
+		checkSentences(t, ans)
+		if len(ans.References) != n {
+			t.Errorf("maxRefs %d: %d references", n, len(ans.References))
+		}
+	}
+	// A passage whose sentence runs over two verses is cited whole.
+	ans, err := a.Answer(ctx, "What is the fruit of the Spirit?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 3)
+	if !slices.ContainsFunc(ans.References, func(r pipeline.Reference) bool { return r.Reference == "Galatians 5:22-23" }) ||
+		strings.Contains(ans.Text, "faith…") {
+		t.Errorf("Galatians 5:22-23 not cited whole: %s %+v", ans.Text, ans.References)
+	}
+}
+
+func TestAnswerDeclines(t *testing.T) {
+	t.Parallel()
+	a, st := newAnswerer(t, nil)
+	a.Router = naves(t)
+	for _, tt := range []struct {
+		q       string
+		decline bool
+	}{
+		{"How many books are in the Bible?", true},
+		{"Does the Bible talk about dinosaurs?", true},
+		// "which stocks should I buy" is made only of words the Bible uses:
+		// the calibrated confidence (relevance.go) does not tell it apart.
+		{"Who was Melchizedek?", false},
+		{"What happened at Pentecost?", false},
+		{"How can I stop worrying?", false},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			ans, err := a.Answer(t.Context(), tt.q, 3, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, st, ans, 3)
+			if ans.NoPassage != tt.decline {
+				t.Fatalf("declined %v, want %v: %+v", ans.NoPassage, tt.decline, ans)
+			}
+			if tt.decline && (len(ans.References) != 0 || ans.Text != pipeline.NoPassageText || ans.Generator != pipeline.GeneratorNone) {
+				t.Errorf("decline %+v", ans)
+			}
+		})
+	}
+	// Without the router, the names still reach their verses by search.
+	b, _ := newAnswerer(t, nil)
+	for _, q := range []string{"Who was Melchizedek?", "What happened at Pentecost?"} {
+		if ans, err := b.Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil || ans.NoPassage {
+			t.Errorf("%s without a router: %+v, %v", q, ans, err)
+		}
+	}
+}
+
+func TestGroundCitedSentences(t *testing.T) {
+	t.Parallel()
+	john := corpus.Verse{ID: corpus.NewVerseID(43, 3, 16), Text: "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."}
+	cands := []pipeline.Candidate{{N: 1, Verse: john}}
+	ok := pipeline.Draft{Answer: "God loved the world (John 3:16). He gave his Son (John 3:16).", Summary: "God gave his Son (John 3:16).", Citations: []int{1}, CitedSentences: true}
+	if _, _, _, err := pipeline.Ground(ok, cands, 3); err != nil {
+		t.Errorf("grounded draft refused: %v", err)
+	}
+	for _, bad := range []pipeline.Draft{
+		{Answer: "God loved the world (John 3:16). He gave his Son.", Summary: "God gave his Son (John 3:16).", Citations: []int{1}, CitedSentences: true},
+		{Answer: "God loved the world (John 3:16).", Summary: "God loved. He gave (John 3:16).", Citations: []int{1}, CitedSentences: true},
+	} {
+		if _, _, _, err := pipeline.Ground(bad, cands, 3); err == nil {
+			t.Errorf("accepted %q / %q", bad.Answer, bad.Summary)
+		}
+	}
+}
+
+// TestChatGetsNavesFacts: the model is given the Nave's facts with the
+// verses they rest on, and its draft is held to the same grounding; a draft
+// citing nothing falls back to the composer's answer.
+func TestChatGetsNavesFacts(t *testing.T) {
+	t.Parallel()
+	var drafted atomic.Int32
+	fake := &fakeChat{t: t, model: func(vs []offered) string {
+		if drafted.Add(1) == 1 {
+			for _, v := range vs {
+				if v.Reference == "Genesis 14:18" {
+					return draftJSON("Melchizedek was king of Salem and priest of the most high God (Genesis 14:18).",
+						"Melchizedek was king of Salem (Genesis 14:18).", v.N)
+				}
+			}
+		}
+		return draftJSON("He was a king.", "A king.")
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, st := newAnswerer(t, chat)
+	a.Router = naves(t)
+	ans, err := a.Answer(t.Context(), "Who was Melchizedek?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 3)
+	fake.mu.Lock()
+	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
+	fake.mu.Unlock()
+	if !strings.Contains(prompt, "MELCHIZEDEK: King of Salem [") || !strings.Contains(prompt, "A priest and type of Christ [") {
+		t.Errorf("the Nave's facts are not in the prompt:\n%s", prompt)
+	}
+	if ans.Generator != "openai" || ans.Fallback || ans.References[0].Reference != "Genesis 14:18" {
+		t.Errorf("answer %+v", ans)
+	}
+	// The second draft cites nothing: the composer answers.
+	ans, err = a.Answer(t.Context(), "Who was Melchizedek?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 3)
+	if ans.Generator != "extractive" || !ans.Fallback || !strings.Contains(ans.Text, "Melchizedek was king of Salem (Genesis 14:18-20)") {
+		t.Errorf("fallback %+v", ans)
+	}
+}

@@ -1,0 +1,104 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/selahdev/selah/corpus/wordnet"
+	"github.com/selahdev/selah/pipeline/wordvec"
+	"github.com/selahdev/selah/store"
+)
+
+// DefaultWordNetDir is where Debian's wordnet-base installs WordNet 3.0
+// (deploy/setup.sh).
+const DefaultWordNetDir = "/usr/share/wordnet"
+
+// RetrievalConfig says which sources LoadRetriever assembles.
+type RetrievalConfig struct {
+	// Embedder picks the dense source: the OpenAI-compatible embeddings in
+	// pgvector when its Kind is openai, else the SIF index over the
+	// committed word vectors (selah train reproduces them).
+	Embedder EmbedderConfig
+	// WordNetDir holds WordNet 3.0's dict files, for query expansion.
+	WordNetDir string
+}
+
+// WithDefaults fills what c leaves empty.
+func (c RetrievalConfig) WithDefaults() RetrievalConfig {
+	c.WordNetDir = cmp.Or(c.WordNetDir, DefaultWordNetDir)
+	return c
+}
+
+// RetrievalConfigFromEnv reads SELAH_EMBEDDER and the OPENAI_* embedding
+// settings, and SELAH_WORDNET_DIR.
+func RetrievalConfigFromEnv(getenv func(string) string) (RetrievalConfig, error) {
+	emb, err := EmbedderConfigFromEnv(getenv)
+	if err != nil {
+		return RetrievalConfig{}, err
+	}
+	return RetrievalConfig{Embedder: emb, WordNetDir: getenv("SELAH_WORDNET_DIR")}.WithDefaults(), nil
+}
+
+// LoadRetriever assembles the production retrieval over the corpus in st:
+// the lexical index, the dense source, the Nave's router and the WordNet
+// expander. Each is built from the database or from files on its own, so
+// they are built at once: a worker's start is the slowest of them, not
+// their sum. Every process that retrieves (serve, worker, eval, bench, the
+// tests of web) wires it here, so they all search alike.
+func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*Retriever, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Embedder.Validate(); err != nil {
+		return nil, err
+	}
+	var (
+		r         *Retriever
+		dense     VerseSource
+		denseName string
+		router    *NaveRouter
+		wn        *wordnet.WordNet
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		r, err = NewRetriever(gctx, st)
+		return err
+	})
+	g.Go(func() error {
+		if cfg.Embedder.Kind == KindOpenAI {
+			d, err := LoadDense(gctx, st, cfg.Embedder)
+			dense, denseName = d, OpenAIName
+			return err
+		}
+		vecs, err := wordvec.Default()
+		if err != nil {
+			return fmt.Errorf("pipeline: word vectors: %w", err)
+		}
+		sif, err := LoadSIFIndex(gctx, st, vecs, SIFOptions{})
+		if err != nil {
+			return fmt.Errorf("pipeline: SIF index: %w", err)
+		}
+		dense, denseName = sif, SIFName
+		return nil
+	})
+	g.Go(func() (err error) {
+		if router, err = LoadNaveRouter(gctx, st); err != nil {
+			return fmt.Errorf("pipeline: Nave's router: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		if wn, err = OpenWordNet(cfg.WordNetDir); err != nil {
+			return fmt.Errorf("pipeline: WordNet (deploy/setup.sh installs wordnet-base; SELAH_WORDNET_DIR): %w", err)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	r.Dense, r.DenseName = dense, denseName
+	r.Router = router
+	r.Expand = NewWordNetExpander(wn)
+	return r, nil
+}

@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// Proper names, learned from the KJV's capitals. The KJV capitalises a
+// name wherever it stands ("Ruth", "Salem", "Pentecost") and a common word
+// only at the start of a sentence ("love", "faith", "fruit"). A word
+// written with a capital in at least properShare of its occurrences that
+// do not open a sentence is a name. Nave's topics titled by a name are
+// people, places, feasts and things: entities whose sub-entries tell what
+// they were, and so answer "who" and "what happened" questions. Topics
+// titled by a common word are themes ("LOVE", "FAITH"), whose sub-entries
+// list instances rather than say what the theme is.
+const (
+	properShare = 0.9
+	properMin   = 2 // occurrences, so that one odd capital is not a name
+)
+
+// properNames returns the lower-cased words the verses write as names.
+func properNames(vs []corpus.Verse) map[string]bool {
+	type count struct{ upper, lower int }
+	counts := map[string]*count{}
+	for _, v := range vs {
+		opens := true // a verse may open a sentence
+		for _, f := range strings.Fields(v.Text) {
+			w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+			if w != "" && !opens {
+				key := strings.ToLower(w)
+				c := counts[key]
+				if c == nil {
+					c = &count{}
+					counts[key] = c
+				}
+				if unicode.IsUpper([]rune(w)[0]) {
+					c.upper++
+				} else {
+					c.lower++
+				}
+			}
+			opens = strings.ContainsAny(f[len(f)-1:], ".?!:;") || strings.HasPrefix(f, "(")
+		}
+	}
+	out := map[string]bool{}
+	for w, c := range counts {
+		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// namesEntity reports whether a Nave's topic title ("RUTH", "JESUS, THE
+// CHRIST", "ANGEL (A SPIRIT)") begins with a proper name of the KJV.
+func (r *Retriever) namesEntity(title string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
+	first = strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
+	return r.proper[first]
+}

@@ -1,0 +1,227 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/topics"
+)
+
+// The topic router as a source of answers: a question naming a Nave's
+// topic ("Who was Melchizedek?") reaches the verses Nave's lists under it,
+// which join the candidates, and the sub-entries they are listed under
+// become the composer's sentences.
+const (
+	// maxRoutedVerses is how many routed verses an answer considers.
+	maxRoutedVerses = 24
+	// minEvidence is the evidence (relevance.go) a candidate needs to be
+	// quoted beyond the first, or to prove a question asking for a number
+	// answered; relevanceDepth is how many candidates that looks at.
+	minEvidence    = 0.3
+	relevanceDepth = 5
+	// hubsPerQuestion is how many matching curated hubs offer their
+	// summaries to the generators.
+	hubsPerQuestion = 2
+)
+
+// answerable reports whether the question has a passage that speaks to
+// it: the search result is relevant (its calibrated confidence is not
+// weak, relevance.go) or the router reached a topic the question names.
+//
+// A question asking for a count or a year ("how many", "how old", "what
+// year") is answered only when a relevant hit states a number: the KJV
+// spells its numbers out, and a passage without one does not answer it
+// ("How many books are in the Bible?" finds "of making many books there is
+// no end").
+func answerable(question string, relevant bool, cands []Candidate, routed []Routed) bool {
+	if !relevant && !namesTopic(routed) {
+		return false
+	}
+	if asksQuantity(question) {
+		for i := range min(len(cands), relevanceDepth) {
+			if cands[i].Evidence >= minEvidence && holdsNumber(cands[i].Verse.Text) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// questionWords are a question's words in lower case, punctuation dropped.
+func questionWords(q string) []string {
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+}
+
+// asksQuantity reports whether the question asks for a count, an age or
+// a year.
+func asksQuantity(q string) bool {
+	w := questionWords(q)
+	for i := 0; i+1 < len(w); i++ {
+		switch {
+		case w[i] == "how" && (w[i+1] == "many" || w[i+1] == "old"),
+			w[i] == "what" && w[i+1] == "year":
+			return true
+		}
+	}
+	return false
+}
+
+// cardinals are English number words as the KJV writes numbers; "one",
+// "first" and "second" are left out, being as often no number at all
+// ("every one", "at the first").
+var cardinals = map[string]bool{
+	"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "thirteen": true,
+	"fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true, "eighteen": true,
+	"nineteen": true, "twenty": true, "thirty": true, "forty": true, "fifty": true, "sixty": true,
+	"seventy": true, "eighty": true, "ninety": true, "hundred": true, "thousand": true, "score": true,
+	"third": true, "fourth": true, "fifth": true, "sixth": true, "seventh": true,
+}
+
+// holdsNumber reports whether text states a number.
+func holdsNumber(text string) bool {
+	for _, w := range questionWords(text) {
+		if cardinals[w] {
+			return true
+		}
+	}
+	return strings.ContainsAny(text, "0123456789")
+}
+
+// asksJesusWords reports whether the question asks what Jesus said or
+// taught: it names him and a verb of speaking.
+func asksJesusWords(q string) bool {
+	names, speech := false, false
+	for _, w := range questionWords(q) {
+		switch strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") {
+		case "jesus", "christ":
+			names = true
+		case "say", "said", "says", "saying", "sayings", "teach", "taught", "teaches", "teaching", "teachings",
+			"tell", "told", "speak", "spoke", "words", "preach", "preached", "command", "commanded":
+			speech = true
+		}
+	}
+	return names && speech
+}
+
+// facts groups the routed verses by topic and sub-entry. A topic's entries
+// stay together, the topics in the router's order; within a topic the
+// entries go by the router's score, then by how much of the question their
+// verses hold (relevance.go): Nave's lists a topic's entries in its own
+// order, and the router often scores them alike (every entry of PENTECOST
+// matches "What happened at Pentecost?" by the name alone), when the entry
+// whose verses speak of the question's words is the one it asks about.
+func facts(routed []Routed, rv *relevance) []Fact {
+	var out []Fact
+	at := map[[2]string]int{}
+	for _, r := range routed {
+		k := [2]string{r.Topic, r.Entry}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, Fact{Topic: r.Topic, Entry: r.Entry, Score: r.Score})
+		}
+		if !slices.Contains(out[i].Verses, r.Verse) {
+			out[i].Verses = append(out[i].Verses, r.Verse)
+		}
+	}
+	// A topic's entries stay together, the topics in order of their best.
+	first := map[string]int{}
+	for i, f := range out {
+		if _, ok := first[f.Topic]; !ok {
+			first[f.Topic] = i
+		}
+	}
+	ev := make(map[*Fact]float64, len(out))
+	for i := range out {
+		for _, id := range out[i].Verses {
+			ev[&out[i]] = max(ev[&out[i]], rv.evidence(id))
+		}
+	}
+	type ranked struct {
+		f  Fact
+		ev float64
+	}
+	rs := make([]ranked, len(out))
+	for i := range out {
+		rs[i] = ranked{out[i], ev[&out[i]]}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(first[a.f.Topic], first[b.f.Topic]), cmp.Compare(b.f.Score, a.f.Score), cmp.Compare(b.ev, a.ev))
+	})
+	for i := range rs {
+		out[i] = rs[i].f
+	}
+	return out
+}
+
+// hubFacts are the curated topic hubs matching question, best first:
+// editorial summaries for the generators. Their verses are not recalled
+// as candidates (retrieval and the router find passages); a hub's summary
+// is used only when one of its verses is already a candidate.
+func hubFacts(question string) []HubFact {
+	hubs := topics.Match(question, nil, hubsPerQuestion)
+	out := make([]HubFact, len(hubs))
+	for i, h := range hubs {
+		out[i] = HubFact{Title: h.Title, Summary: h.Summary, Verses: h.VerseIDs()}
+	}
+	return out
+}
+
+// withNeighbours offers, as context candidates, the verses that finish the
+// sentences the candidates are part of: the verse before each, and the
+// verses after one that does not end its sentence, up to maxSpanVerses in
+// all. A cited passage is then cited whole (Galatians 5:22-23).
+func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *relevance) ([]Candidate, error) {
+	have := make(map[corpus.VerseID]corpus.Verse, len(cands))
+	for _, c := range cands {
+		have[c.Verse.ID] = c.Verse
+	}
+	want := func(id corpus.VerseID, need []corpus.VerseID) []corpus.VerseID {
+		if _, ok := have[id]; ok || !id.Valid() || slices.Contains(need, id) {
+			return need
+		}
+		return append(need, id)
+	}
+	var need []corpus.VerseID
+	for _, c := range cands {
+		need = want(c.Verse.ID-1, need)
+	}
+	// Forward, a verse at a time: whether to go on depends on the text.
+	frontier := make([]corpus.VerseID, 0, len(cands))
+	for _, c := range cands {
+		frontier = append(frontier, c.Verse.ID)
+	}
+	for step := 1; step < maxSpanVerses; step++ {
+		for _, id := range frontier {
+			if v, ok := have[id]; ok && !endsSentence(v.Text) {
+				need = want(id+1, need)
+			}
+		}
+		if len(need) == 0 {
+			break
+		}
+		verses, err := a.st.VersesByID(ctx, need)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: neighbour verses: %w", err)
+		}
+		frontier = frontier[:0]
+		for _, v := range verses {
+			if _, ok := have[v.ID]; ok {
+				continue
+			}
+			have[v.ID] = v
+			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: rv.evidence(v.ID), Context: true})
+			frontier = append(frontier, v.ID)
+		}
+		need = need[:0]
+	}
+	return cands, nil
+}

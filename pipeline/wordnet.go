@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"cmp"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/selahdev/selah/corpus/wordnet"
+)
+
+// lexNounPerson is WordNet's lexicographer file number of noun.person.
+const lexNounPerson = 18
+
+// grammar is what the answer composer asks of WordNet 3.0 to turn a Nave's
+// sub-entry phrase into a sentence: whether a word is a verb (and its past
+// tense when irregular), and whether a noun's first sense names a person.
+// A nil grammar (no WordNet) answers no to everything; the composer then
+// writes sentences in fewer shapes (see phraseClause).
+type grammar struct {
+	wn *wordnet.WordNet
+	// past maps a verb's base form to its irregular past tense
+	// ("become" → "became"), from verb.exc.
+	past map[string]string
+	// pastForms are the irregular forms verb.exc lists ("became", "slew").
+	pastForms map[string]bool
+}
+
+// newGrammar reads what the composer needs from wn; nil wn gives nil.
+func newGrammar(wn *wordnet.WordNet) *grammar {
+	if wn == nil {
+		return nil
+	}
+	g := &grammar{wn: wn, past: map[string]string{}, pastForms: map[string]bool{}}
+	wn.EachException(wordnet.Verb, func(form string, bases []string) {
+		// "became become", "gone go": the past tense, not the participle
+		// (which ends in n: gone, taken, given), is wanted.
+		if len(bases) != 1 || strings.Contains(form, "_") {
+			return
+		}
+		g.pastForms[form] = true
+		base := bases[0]
+		if old, ok := g.past[base]; !ok || strings.HasSuffix(old, "n") && !strings.HasSuffix(form, "n") {
+			g.past[base] = form
+		}
+	})
+	return g
+}
+
+// isVerb reports whether the lower-case word is a verb's base form.
+func (g *grammar) isVerb(w string) bool { return g != nil && g.wn.Has(w, wordnet.Verb) }
+
+// isNoun reports whether the lower-case word is a noun.
+func (g *grammar) isNoun(w string) bool { return g != nil && g.wn.Has(w, wordnet.Noun) }
+
+// isPerson reports whether the noun's first (most frequent) sense is a
+// person: "king", "priest", "daughter-in-law", "ancestor", but not
+// "history" or "institution".
+func (g *grammar) isPerson(w string) bool {
+	if !g.isNoun(w) {
+		return false
+	}
+	for _, l := range g.wn.Lookup(w) {
+		if l.POS == wordnet.Noun && l.Lemma == strings.ReplaceAll(w, "_", " ") && len(l.Senses) > 0 {
+			return l.Senses[0].Synset.LexFile == lexNounPerson
+		}
+	}
+	return false
+}
+
+// pastTense is the past tense of a verb's base form: WordNet's irregular
+// form when it lists one, else the regular spelling rules.
+func (g *grammar) pastTense(base string) string {
+	if g != nil {
+		if p, ok := g.past[base]; ok {
+			return p
+		}
+	}
+	n := len(base)
+	switch {
+	case n == 0:
+		return base
+	case strings.HasSuffix(base, "e"):
+		return base + "d"
+	case n > 1 && base[n-1] == 'y' && !strings.ContainsRune("aeiou", rune(base[n-2])):
+		return base[:n-1] + "ied"
+	case n >= 3 && n <= 4 && !strings.ContainsRune("aeiouwxy", rune(base[n-1])) &&
+		strings.ContainsRune("aeiou", rune(base[n-2])) && !strings.ContainsRune("aeiou", rune(base[n-3])):
+		// One syllable ending consonant-vowel-consonant: "plan" → "planned".
+		return base + base[n-1:] + "ed"
+	}
+	return base + "ed"
+}
+
+// verbBase is the base form of a third-person present verb ("marries" →
+// "marry", "goes" → "go", "receives" → "receive"), or "" when w is not one.
+func (g *grammar) verbBase(w string) string {
+	if g == nil || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || len(w) < 3 {
+		return ""
+	}
+	for _, c := range []string{strings.TrimSuffix(w, "ies") + "y", strings.TrimSuffix(w, "es"), strings.TrimSuffix(w, "s")} {
+		if c != w && c != "" && g.isVerb(c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// isPast reports whether w is a past form: a regular "-ed" form of a verb,
+// or one WordNet lists as irregular.
+func (g *grammar) isPast(w string) bool {
+	if g == nil {
+		return false
+	}
+	if g.pastForms[w] {
+		return true
+	}
+	if !strings.HasSuffix(w, "ed") || len(w) < 4 {
+		return false
+	}
+	for _, c := range []string{strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "ied") + "y", w[:len(w)-3]} {
+		if g.isVerb(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordNets holds each WordNet directory read in this process: the query
+// expander and the composer's grammar share one copy (about 1.5 s and
+// 100 MB to read).
+var wordNets struct {
+	sync.Mutex
+	byDir map[string]*wordnet.WordNet
+}
+
+// OpenWordNet reads the WordNet database in dir once per process; later
+// calls share that copy.
+func OpenWordNet(dir string) (*wordnet.WordNet, error) {
+	wordNets.Lock()
+	defer wordNets.Unlock()
+	if wn, ok := wordNets.byDir[dir]; ok {
+		return wn, nil
+	}
+	wn, err := wordnet.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if wordNets.byDir == nil {
+		wordNets.byDir = map[string]*wordnet.WordNet{}
+	}
+	wordNets.byDir[dir] = wn
+	return wn, nil
+}
+
+var composerGrammar = sync.OnceValue(func() *grammar {
+	// Without WordNet the composer still writes sentences, in fewer shapes.
+	wn, _ := OpenWordNet(cmp.Or(os.Getenv("SELAH_WORDNET_DIR"), DefaultWordNetDir))
+	return newGrammar(wn)
+})
