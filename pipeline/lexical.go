@@ -187,6 +187,9 @@ func BuildLexical(docs []LexDoc, opt LexicalOptions) *Lexical {
 		l.maxIDF = max(l.maxIDF, l.idf[t])
 	}
 	l.scratch.New = func() any { s := make([]float32, len(docs)); return &s }
+	// From here on the analyzer serves concurrent queries: its stem cache
+	// was for the build alone.
+	l.an.stems = nil
 	return l
 }
 

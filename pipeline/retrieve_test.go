@@ -519,3 +519,21 @@ func BenchmarkBuildLexical(b *testing.B) {
 		}
 	}
 }
+
+// TestSearchConcurrent: one retriever serves a worker's concurrent jobs
+// (run with -race: a cache written by queries would show here).
+func TestSearchConcurrent(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	qs := []string{"treat others the way you want to be treated", "money can't buy happiness",
+		"Who was Ruth?", "loving-kindness of the shepherds", "don't be anxious for tomorrow", "grief after someone dies"}
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			if _, err := b.r.Search(b.ctx, qs[i%len(qs)], 10); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+}
