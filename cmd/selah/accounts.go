@@ -222,7 +222,7 @@ verified already.`,
 }
 
 func newAccountsEnsureDevCmd(cfg *config) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "ensure-dev",
 		Short: "Create the local dev account and print its API key once (used by make run)",
 		Long: `ensure-dev makes sure the account ` + devEmail + ` exists on plan developer.
@@ -231,9 +231,12 @@ live key named "dev" and prints it once. Otherwise it prints a one-line note:
 keys are stored only as hashes, so an existing key cannot be shown again.`,
 		Args: cobra.NoArgs,
 		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, _ []string) error {
-			return ensureDev(ctx, st, cmd.OutOrStdout(), envInt("PORT", 8080))
+			return ensureDev(ctx, st, cmd.OutOrStdout(), cfg.Port)
 		}),
 	}
+	// The port only goes into the example URL it prints.
+	cfg.bindPort(cmd)
+	return cmd
 }
 
 func ensureDev(ctx context.Context, st *store.Store, out io.Writer, port int) error {

@@ -67,7 +67,8 @@ revoked when it ends, so it needs DATABASE_URL like the server.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.apiURL, "api-url", "http://127.0.0.1:"+strconv.Itoa(envInt("PORT", 8080)), "base URL of the server (loopback only)")
+	f.StringVar(&o.apiURL, "api-url", "", "base URL of the server (loopback only; default http://127.0.0.1:$PORT)")
+	cfg.bindPort(cmd)
 	f.StringSliceVar(&o.endpoints, "endpoints", []string{"scripture", "search", "ask"}, "endpoints to load")
 	f.IntSliceVar(&o.concurrency, "concurrency", []int{1, 16}, "concurrent clients, one run each")
 	f.IntVar(&o.requests, "requests", 300, "requests per run at most")
@@ -92,6 +93,9 @@ type benchRow struct {
 
 func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) error {
 	cfg.logger()
+	if o.apiURL == "" {
+		o.apiURL = fmt.Sprintf("http://127.0.0.1:%d", cfg.Port)
+	}
 	if err := loopbackOnly(o.apiURL); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
@@ -55,66 +56,118 @@ type config struct {
 	MailFrom string
 }
 
-func env(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok && v != "" {
-		return v
+// envAnnotation marks a flag whose value, when the command line does not
+// set it, comes from the environment variable named in the annotation.
+const envAnnotation = "selah_env"
+
+// fromEnv binds flag to the environment variable name (see applyEnv).
+func fromEnv(f *pflag.FlagSet, flag, name string) {
+	if err := f.SetAnnotation(flag, envAnnotation, []string{name}); err != nil {
+		panic(err) // a flag name misspelt here, a programming error
 	}
-	return def
 }
 
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return v
-	}
-	return def
+// applyEnv sets every flag of cmd bound with fromEnv, and not given on the
+// command line, from its environment variable (unset or empty: the
+// documented default). A value that does not parse is refused naming the
+// variable and the value, rather than silently left at the default: PORT=80a
+// used to serve on 8080. It runs before any command touches a database.
+func applyEnv(cmd *cobra.Command) error {
+	var errs []error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		names := f.Annotations[envAnnotation]
+		if f.Changed || len(names) == 0 {
+			return
+		}
+		v := os.Getenv(names[0])
+		if v == "" {
+			return
+		}
+		if err := f.Value.Set(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: %s", names[0], expected(f.Value.Type()), v))
+		}
+	})
+	return errors.Join(errs...)
 }
 
-func envDuration(name string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
-		return d
+// expected says what a value of a flag type looks like.
+func expected(typ string) string {
+	switch typ {
+	case "int":
+		return "not a number"
+	case "duration":
+		return "not a duration (a number with a unit: 500ms, 2s, 1m)"
+	case "bool":
+		return "not true or false"
 	}
-	return def
+	return "not a " + typ
 }
 
 func (c *config) bind(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
-	f.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", "postgres://127.0.0.1:5432/selah?sslmode=disable"), "PostgreSQL URL (env DATABASE_URL)")
-	f.StringVar(&c.RedisURL, "redis-url", env("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis URL (env REDIS_URL)")
-	f.StringVar(&c.SwordDir, "sword-dir", env("SWORD_PATH", "/usr/share/sword"), "SWORD module library (env SWORD_PATH)")
-	f.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "json"), "log format: json or text (env LOG_FORMAT)")
-	f.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "log level: debug, info, warn, error (env LOG_LEVEL)")
+	f.StringVar(&c.DatabaseURL, "database-url", "postgres://127.0.0.1:5432/selah?sslmode=disable", "PostgreSQL URL (env DATABASE_URL)")
+	fromEnv(f, "database-url", "DATABASE_URL")
+	f.StringVar(&c.RedisURL, "redis-url", "redis://127.0.0.1:6379/0", "Redis URL (env REDIS_URL)")
+	fromEnv(f, "redis-url", "REDIS_URL")
+	f.StringVar(&c.SwordDir, "sword-dir", "/usr/share/sword", "SWORD module library (env SWORD_PATH)")
+	fromEnv(f, "sword-dir", "SWORD_PATH")
+	f.StringVar(&c.LogFormat, "log-format", "json", "log format: json or text (env LOG_FORMAT)")
+	fromEnv(f, "log-format", "LOG_FORMAT")
+	f.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error (env LOG_LEVEL)")
+	fromEnv(f, "log-level", "LOG_LEVEL")
+}
+
+// bindPort adds --port (env PORT), for the commands that serve HTTP and
+// those that print or call the local server's URL.
+func (c *config) bindPort(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&c.Port, "port", 8080, "HTTP port (env PORT)")
+	fromEnv(cmd.Flags(), "port", "PORT")
 }
 
 // bindHTTP adds the listening flags to commands that serve HTTP.
 func (c *config) bindHTTP(cmd *cobra.Command) {
+	c.bindPort(cmd)
 	f := cmd.Flags()
-	f.IntVar(&c.Port, "port", envInt("PORT", 8080), "HTTP port (env PORT)")
-	f.StringVar(&c.Addr, "addr", env("ADDR", ""), "bind address (env ADDR; default 127.0.0.1:$PORT)")
-	f.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the website, for canonical links (env PUBLIC_URL)")
-	f.StringVar(&c.TrustedProxies, "trusted-proxies", env("TRUSTED_PROXIES", ""),
+	f.StringVar(&c.Addr, "addr", "", "bind address (env ADDR; default 127.0.0.1:$PORT)")
+	fromEnv(f, "addr", "ADDR")
+	f.StringVar(&c.PublicURL, "public-url", "", "public base URL of the website, for canonical links (env PUBLIC_URL)")
+	fromEnv(f, "public-url", "PUBLIC_URL")
+	f.StringVar(&c.TrustedProxies, "trusted-proxies", "",
 		"comma-separated addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed (env TRUSTED_PROXIES; default none)")
-	f.StringVar(&c.Environment, "env", env("SELAH_ENV", "development"),
+	fromEnv(f, "trusted-proxies", "TRUSTED_PROXIES")
+	f.StringVar(&c.Environment, "env", "development",
 		"production or development; production requires PUBLIC_URL and SMTP_URL (env SELAH_ENV)")
-	f.StringVar(&c.SMTPURL, "smtp-url", env("SMTP_URL", ""),
+	fromEnv(f, "env", "SELAH_ENV")
+	f.StringVar(&c.SMTPURL, "smtp-url", "",
 		"SMTP server for sign-up e-mail: smtps://user:password@host:465, smtp://user:password@host:587 (STARTTLS) or smtp://host:25?tls=none (env SMTP_URL; unset: e-mail is written to the log, development only)")
-	f.StringVar(&c.MailFrom, "mail-from", env("MAIL_FROM", ""),
+	fromEnv(f, "smtp-url", "SMTP_URL")
+	f.StringVar(&c.MailFrom, "mail-from", "",
 		`sender of sign-up e-mail, e.g. "selah <no-reply@selah.example>" (env MAIL_FROM; required with SMTP_URL)`)
-	f.DurationVar(&c.SearchTimeout, "search-timeout", envDuration("SEARCH_TIMEOUT", 10*time.Second),
+	fromEnv(f, "mail-from", "MAIL_FROM")
+	f.DurationVar(&c.SearchTimeout, "search-timeout", 10*time.Second,
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
-	f.DurationVar(&c.AskTimeout, "ask-timeout", envDuration("ASK_TIMEOUT", 25*time.Second),
+	fromEnv(f, "search-timeout", "SEARCH_TIMEOUT")
+	f.DurationVar(&c.AskTimeout, "ask-timeout", 25*time.Second,
 		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
-	f.DurationVar(&c.JobWatchInterval, "job-watch-interval", envDuration("JOB_WATCH_INTERVAL", 0),
+	fromEnv(f, "ask-timeout", "ASK_TIMEOUT")
+	f.DurationVar(&c.JobWatchInterval, "job-watch-interval", 0,
 		"how often a waiting search or ask looks at its job and its worker (env JOB_WATCH_INTERVAL; default 1s, see web.QueueConfig)")
-	f.DurationVar(&c.JobLostAfter, "job-lost-after", envDuration("JOB_LOST_AFTER", 0),
+	fromEnv(f, "job-watch-interval", "JOB_WATCH_INTERVAL")
+	f.DurationVar(&c.JobLostAfter, "job-lost-after", 0,
 		"how long a job may look lost (its worker dead, no worker for it, its result gone) before the caller gets 503 (env JOB_LOST_AFTER; default 1s)")
-	f.IntVar(&c.ChatPerDay, "chat-messages-per-day", envInt("CHAT_MESSAGES_PER_DAY", web.DefaultChatMessagesPerDay),
+	fromEnv(f, "job-lost-after", "JOB_LOST_AFTER")
+	f.IntVar(&c.ChatPerDay, "chat-messages-per-day", web.DefaultChatMessagesPerDay,
 		"website chat messages per visitor and UTC day (env CHAT_MESSAGES_PER_DAY)")
-	f.IntVar(&c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", envInt("CHAT_MESSAGES_PER_ADDRESS_PER_DAY", web.DefaultChatMessagesPerAddressPerDay),
+	fromEnv(f, "chat-messages-per-day", "CHAT_MESSAGES_PER_DAY")
+	f.IntVar(&c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", web.DefaultChatMessagesPerAddressPerDay,
 		"website chat messages per client address and UTC day (env CHAT_MESSAGES_PER_ADDRESS_PER_DAY)")
-	f.IntVar(&c.ReportsPerHour, "reports-per-hour", envInt("REPORTS_PER_HOUR", web.DefaultReportsPerHour),
+	fromEnv(f, "chat-messages-per-address-per-day", "CHAT_MESSAGES_PER_ADDRESS_PER_DAY")
+	f.IntVar(&c.ReportsPerHour, "reports-per-hour", web.DefaultReportsPerHour,
 		"answer reports per client address and hour (env REPORTS_PER_HOUR)")
-	f.DurationVar(&c.DrainDelay, "drain-delay", envDuration("DRAIN_DELAY", drainDelay),
-		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener")
+	fromEnv(f, "reports-per-hour", "REPORTS_PER_HOUR")
+	f.DurationVar(&c.DrainDelay, "drain-delay", drainDelay,
+		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener (env DRAIN_DELAY)")
+	fromEnv(f, "drain-delay", "DRAIN_DELAY")
 }
 
 // Default operations listeners (METRICS_ADDR), loopback-only for local
@@ -129,17 +182,20 @@ const (
 // bindMetrics adds the operations listener's flag with the command's
 // default address.
 func (c *config) bindMetrics(cmd *cobra.Command, def string) {
-	cmd.Flags().StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", def),
+	cmd.Flags().StringVar(&c.MetricsAddr, "metrics-addr", def,
 		"where /livez, the detailed /readyz and /metrics are served, apart from the public port (env METRICS_ADDR)")
+	fromEnv(cmd.Flags(), "metrics-addr", "METRICS_ADDR")
 }
 
 // bindWorker adds the worker flags.
 func (c *config) bindWorker(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&c.Concurrency, "concurrency", envInt("WORKER_CONCURRENCY", 0),
+	f.IntVar(&c.Concurrency, "concurrency", 0,
 		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
-	f.DurationVar(&c.PollInterval, "poll-interval", envDuration("WORKER_POLL_INTERVAL", 0),
+	fromEnv(f, "concurrency", "WORKER_CONCURRENCY")
+	f.DurationVar(&c.PollInterval, "poll-interval", 0,
 		"how often an idle worker looks for jobs (env WORKER_POLL_INTERVAL; default 2ms, see worker.Config)")
+	fromEnv(f, "poll-interval", "WORKER_POLL_INTERVAL")
 }
 
 // production reports whether SELAH_ENV says this is a production
@@ -163,6 +219,36 @@ func (c *config) trustedProxies() ([]string, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// validate refuses values that parse but make no sense: a port outside
+// 1-65535 (0 would listen on a random port), negative counts and
+// durations. Zero keeps meaning "the default" where the flag says so.
+func (c *config) validate(withWeb bool) error {
+	if withWeb && (c.Port < 1 || c.Port > 65535) {
+		return fmt.Errorf("PORT: not a port (1 to 65535): %d", c.Port)
+	}
+	for _, n := range []struct {
+		name     string
+		negative bool
+		v        any
+	}{
+		{"WORKER_CONCURRENCY", c.Concurrency < 0, c.Concurrency},
+		{"WORKER_POLL_INTERVAL", c.PollInterval < 0, c.PollInterval},
+		{"SEARCH_TIMEOUT", c.SearchTimeout < 0, c.SearchTimeout},
+		{"ASK_TIMEOUT", c.AskTimeout < 0, c.AskTimeout},
+		{"JOB_WATCH_INTERVAL", c.JobWatchInterval < 0, c.JobWatchInterval},
+		{"JOB_LOST_AFTER", c.JobLostAfter < 0, c.JobLostAfter},
+		{"DRAIN_DELAY", c.DrainDelay < 0, c.DrainDelay},
+		{"CHAT_MESSAGES_PER_DAY", c.ChatPerDay < 0, c.ChatPerDay},
+		{"CHAT_MESSAGES_PER_ADDRESS_PER_DAY", c.ChatPerAddressPerDay < 0, c.ChatPerAddressPerDay},
+		{"REPORTS_PER_HOUR", c.ReportsPerHour < 0, c.ReportsPerHour},
+	} {
+		if n.negative {
+			return fmt.Errorf("%s: must not be negative: %v", n.name, n.v)
+		}
+	}
+	return nil
 }
 
 // checkWeb refuses settings a web process must not start with.

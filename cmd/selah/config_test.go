@@ -71,7 +71,6 @@ func TestMetricsAddrRefused(t *testing.T) {
 // default to different loopback ports, so the Procfile's web and worker
 // can run side by side on one machine.
 func TestMetricsAddrDefaults(t *testing.T) {
-	t.Setenv("METRICS_ADDR", "")
 	def := func(cmd *cobra.Command) string {
 		f := cmd.Flags().Lookup("metrics-addr")
 		if f == nil {
@@ -86,6 +85,61 @@ func TestMetricsAddrDefaults(t *testing.T) {
 	for _, a := range []string{web, worker, serve} {
 		if !strings.HasPrefix(a, "127.0.0.1:") {
 			t.Errorf("default METRICS_ADDR %s is not loopback-only", a)
+		}
+	}
+}
+
+// TestMalformedEnvRefused (issue 15, item 6): a numeric or duration
+// variable that does not parse stops the process at start, naming the
+// variable and the value, before it touches any database; it used to fall
+// back to the default silently (PORT=80a served on 8080).
+func TestMalformedEnvRefused(t *testing.T) {
+	t.Parallel()
+	bin := selahBinary(t)
+	for _, tc := range []struct {
+		command, env, want string
+	}{
+		{"web", "PORT=80a", "PORT: not a number: 80a"},
+		{"serve", "PORT=80a", "PORT: not a number: 80a"},
+		{"worker", "WORKER_CONCURRENCY=lots", "WORKER_CONCURRENCY: not a number: lots"},
+		// A duration needs its unit: 5 could mean seconds or milliseconds.
+		{"worker", "WORKER_POLL_INTERVAL=5", "WORKER_POLL_INTERVAL: not a duration"},
+		{"serve", "WORKER_POLL_INTERVAL=fast", "WORKER_POLL_INTERVAL: not a duration"},
+		{"web", "ASK_TIMEOUT=25", "ASK_TIMEOUT: not a duration"},
+		{"web", "CHAT_MESSAGES_PER_DAY=1e3", "CHAT_MESSAGES_PER_DAY: not a number: 1e3"},
+		{"web", "PORT=70000", "PORT"},
+		{"worker", "WORKER_CONCURRENCY=-2", "WORKER_CONCURRENCY"},
+		{"accounts ensure-dev", "PORT=80a", "PORT: not a number: 80a"},
+	} {
+		cmd := exec.Command(bin, strings.Fields(tc.command)...)
+		cmd.Env = []string{tc.env, "DATABASE_URL=postgres://127.0.0.1:1/none", "REDIS_URL=redis://127.0.0.1:1/0", "ADDR=" + freeAddr(t)}
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), tc.want) || strings.Contains(string(out), "PostgreSQL") {
+			t.Errorf("%s with %s: err %v, output %s; want a failure at start naming %q", tc.command, tc.env, err, out, tc.want)
+		}
+	}
+}
+
+// TestWellFormedEnvAccepted: values that parse get past the checks and
+// fail only at the (unreachable) database, and flags still override the
+// environment.
+func TestWellFormedEnvAccepted(t *testing.T) {
+	t.Parallel()
+	bin := selahBinary(t)
+	for _, tc := range []struct {
+		args []string
+		env  string
+	}{
+		{[]string{"serve"}, "PORT=8081"},
+		{[]string{"serve"}, "WORKER_POLL_INTERVAL=5ms"},
+		{[]string{"serve"}, "WORKER_CONCURRENCY="},
+		{[]string{"worker", "--concurrency", "3"}, "WORKER_CONCURRENCY=lots"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = []string{tc.env, "DATABASE_URL=postgres://127.0.0.1:1/none", "REDIS_URL=redis://127.0.0.1:1/0", "ADDR=" + freeAddr(t), "METRICS_ADDR=" + freeAddr(t)}
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "PostgreSQL") {
+			t.Errorf("%v with %s: err %v, output %s; want it to reach the database", tc.args, tc.env, err, out)
 		}
 	}
 }

@@ -15,6 +15,10 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
+		// Environment values are parsed here, after the flags, so that a
+		// flag overrides its variable and a malformed one stops any
+		// command before it starts.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) },
 	}
 	cfg.bind(root)
 	root.AddCommand(

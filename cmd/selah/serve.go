@@ -102,6 +102,9 @@ func migrateIfBehind(ctx context.Context, st *store.Store, log *slog.Logger) err
 // request is cut off; the worker then finishes its jobs.
 func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 	log := cfg.logger()
+	if err := cfg.validate(withWeb); err != nil {
+		return err
+	}
 	if withWeb {
 		if err := cfg.checkWeb(); err != nil {
 			return err
