@@ -45,6 +45,19 @@ type k8sObject struct {
 			Kind string `yaml:"kind"`
 			Name string `yaml:"name"`
 		} `yaml:"scaleTargetRef"`
+		// HorizontalPodAutoscaler (autoscaling/v2).
+		MinReplicas *int `yaml:"minReplicas"`
+		MaxReplicas int  `yaml:"maxReplicas"`
+		Metrics     []struct {
+			Type     string `yaml:"type"`
+			Resource struct {
+				Name   string `yaml:"name"`
+				Target struct {
+					Type               string `yaml:"type"`
+					AverageUtilization int    `yaml:"averageUtilization"`
+				} `yaml:"target"`
+			} `yaml:"resource"`
+		} `yaml:"metrics"`
 		MinReplicaCount *int          `yaml:"minReplicaCount"`
 		MaxReplicaCount *int          `yaml:"maxReplicaCount"`
 		Triggers        []kedaTrigger `yaml:"triggers"`
@@ -604,6 +617,48 @@ func TestKEDAScalesWorkersOnPendingLists(t *testing.T) {
 	}
 	if len(so.Spec.Triggers) != len(queues) {
 		t.Errorf("%d triggers, want one per queue (%q)", len(so.Spec.Triggers), queues)
+	}
+}
+
+// TestHPAScalesWebOnCPU: the web Deployment is scaled by an HPA on CPU
+// utilization, which needs a CPU request to measure against, keeps at
+// least two pods, and owns the replica count.
+func TestHPAScalesWebOnCPU(t *testing.T) {
+	m := loadManifests(t)
+	hpas := m.ofKind("HorizontalPodAutoscaler")
+	if len(hpas) != 1 {
+		t.Fatalf("%d HorizontalPodAutoscalers, want 1", len(hpas))
+	}
+	h := hpas[0]
+	if h.APIVersion != "autoscaling/v2" {
+		t.Errorf("apiVersion %q, want autoscaling/v2", h.APIVersion)
+	}
+	target, ok := m.find("Deployment", h.Spec.ScaleTargetRef.Name)
+	if !ok || h.Spec.ScaleTargetRef.Kind != "Deployment" {
+		t.Fatalf("scaleTargetRef %+v is not a Deployment here", h.Spec.ScaleTargetRef)
+	}
+	c := target.Spec.Template.Spec.Containers[0]
+	if argv := c.argv(); !slices.Equal(argv, []string{"selah", "web"}) {
+		t.Errorf("the scaled Deployment runs %q, not web", argv)
+	}
+	if target.Spec.Replicas != nil {
+		t.Error("the scaled Deployment sets spec.replicas: every apply would undo the autoscaler")
+	}
+	if c.Resources.Requests["cpu"] == "" {
+		t.Error("no CPU request: CPU utilization has nothing to be measured against")
+	}
+	if min := h.Spec.MinReplicas; min == nil || *min < 2 || h.Spec.MaxReplicas < *min {
+		t.Errorf("minReplicas %v, maxReplicas %d: want at least 2, and max at least min", deref(min), h.Spec.MaxReplicas)
+	}
+	cpu := false
+	for _, mt := range h.Spec.Metrics {
+		r := mt.Resource
+		if mt.Type == "Resource" && r.Name == "cpu" && r.Target.Type == "Utilization" && r.Target.AverageUtilization > 0 && r.Target.AverageUtilization <= 100 {
+			cpu = true
+		}
+	}
+	if !cpu {
+		t.Error("no CPU utilization metric")
 	}
 }
 

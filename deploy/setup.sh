@@ -119,6 +119,12 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
 	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || die "Redis did not come up on 127.0.0.1:6379"
 fi
 
+# --- Benchmark tools ----------------------------------------------------------
+# make bench measures the floors with the databases' own tools: pgbench
+# (postgresql-contrib) and redis-benchmark (redis-tools).
+command -v pgbench >/dev/null || apt_install postgresql-contrib
+command -v redis-benchmark >/dev/null || apt_install redis-tools
+
 # --- Corpus and test tools --------------------------------------------------
 missing=$(missing_packages "${PACKAGES[@]}")
 if [ -n "$missing" ]; then

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/jackc/pgx/v5"
@@ -31,6 +32,9 @@ var ErrNotFound = errors.New("store: not found")
 // Store wraps the connection pool. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
+	// text is the KJV in memory once LoadPassages has run (passages.go);
+	// nil means verse text is read from the database.
+	text atomic.Pointer[passages]
 }
 
 // Open connects to the database at url. It does not migrate.

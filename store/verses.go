@@ -126,12 +126,17 @@ func (s *Store) CorpusFacts(ctx context.Context) (CorpusFacts, error) {
 }
 
 // VerseRange returns the verses with first <= id <= last in canonical order.
+// It, VerseRangeN and VersesByID read the copy in memory once LoadPassages
+// has made one.
 func (s *Store) VerseRange(ctx context.Context, first, last corpus.VerseID) ([]corpus.Verse, error) {
 	return s.VerseRangeN(ctx, first, last, 0)
 }
 
 // VerseRangeN is VerseRange returning at most n verses (n <= 0: all).
 func (s *Store) VerseRangeN(ctx context.Context, first, last corpus.VerseID, n int) ([]corpus.Verse, error) {
+	if p := s.text.Load(); p != nil {
+		return p.rangeN(first, last, n), nil
+	}
 	var limit *int
 	if n > 0 {
 		limit = &n
@@ -154,6 +159,9 @@ func (s *Store) VersesByID(ctx context.Context, ids []corpus.VerseID) ([]corpus.
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if p := s.text.Load(); p != nil {
+		return p.byID(ids), nil
+	}
 	raw := make([]int32, len(ids))
 	for i, id := range ids {
 		raw[i] = int32(id)
@@ -174,13 +182,10 @@ func (s *Store) VersesByID(ctx context.Context, ids []corpus.VerseID) ([]corpus.
 func collectVerses(rows pgx.Rows) ([]corpus.Verse, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (corpus.Verse, error) {
 		var id int32
-		var v corpus.Verse
-		if err := r.Scan(&id, &v.Text, &v.Title); err != nil {
-			return v, err
+		var text, title string
+		if err := r.Scan(&id, &text, &title); err != nil {
+			return corpus.Verse{}, err
 		}
-		v.ID = corpus.VerseID(id)
-		v.Book, _ = corpus.BookByNumber(v.ID.Book())
-		v.Chapter, v.Number = v.ID.Chapter(), v.ID.Verse()
-		return v, nil
+		return newVerse(corpus.VerseID(id), text, title), nil
 	})
 }

@@ -75,13 +75,13 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 	return s.renderPage(c, fiber.StatusOK, "answer", page)
 }
 
-// passage reads a cited passage's text from the database.
+// passage reads a cited passage's text (from memory, see passageSource).
 func (s *Server) passage(ctx context.Context, r store.AnswerRef) (worker.PassageRef, error) {
 	ref, err := corpus.ReferenceForRange(r.First, r.Last)
 	if err != nil {
 		return worker.PassageRef{}, fmt.Errorf("web: answer reference %s: %w", r.Reference, err)
 	}
-	vs, err := s.store.VerseRange(ctx, r.First, r.Last)
+	vs, err := s.text.VerseRange(ctx, r.First, r.Last)
 	if err != nil {
 		return worker.PassageRef{}, err
 	}

@@ -1,15 +1,17 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/store"
 )
 
 // Cacheable responses (GET /scripture, /topics/{slug}, /books) carry:
@@ -30,45 +32,32 @@ const (
 	HeaderCorpusEdition  = "X-Corpus-Edition"
 	HeaderCorpusChecksum = "X-Corpus-Checksum"
 	cacheControlText     = "private, max-age=86400"
-	editionTTL           = 30 * time.Second
 )
+
+// passageSource is where handlers read KJV text and the edition it comes
+// from: *store.Store, which serves both from memory once LoadPassages has
+// run (store/passages.go), so /scripture, /topics and answer pages send no
+// query for text.
+type passageSource interface {
+	VerseRange(ctx context.Context, first, last corpus.VerseID) ([]corpus.Verse, error)
+	VersesByID(ctx context.Context, ids []corpus.VerseID) ([]corpus.Verse, error)
+	TextEdition(ctx context.Context) (store.Edition, error)
+}
 
 // edition names the corpus the text comes from.
 type edition struct {
 	Name, Checksum string
 }
 
-// editionCache keeps the corpus edition for editionTTL: it changes only
-// when the corpus is re-ingested, and reading it per request would add a
-// query to every passage.
-type editionCache struct {
-	mu      sync.Mutex
-	ed      edition
-	expires time.Time
-}
-
 func (s *Server) edition(c *fiber.Ctx) (edition, error) {
-	ec := &s.editions
-	ec.mu.Lock()
-	defer ec.mu.Unlock()
-	if now := time.Now(); now.Before(ec.expires) {
-		return ec.ed, nil
-	}
-	mods, err := s.store.Modules(c.UserContext())
+	ed, err := s.text.TextEdition(c.UserContext())
 	if err != nil {
 		return edition{}, err
 	}
-	var ed edition
-	for _, m := range mods {
-		if m.Role == "text" {
-			ed = edition{Name: strings.TrimSpace(m.Name + " " + m.Version), Checksum: m.Checksum}
-		}
-	}
 	if ed.Checksum == "" {
-		ed = edition{Name: "KJV", Checksum: "none"}
+		return edition{Name: "KJV", Checksum: "none"}, nil
 	}
-	ec.ed, ec.expires = ed, time.Now().Add(editionTTL)
-	return ed, nil
+	return edition{Name: strings.TrimSpace(ed.Module + " " + ed.Version), Checksum: ed.Checksum}, nil
 }
 
 // sendCacheable answers with res (whose requestId is still empty) under

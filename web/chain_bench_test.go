@@ -10,10 +10,10 @@ import (
 )
 
 // BenchmarkAuthChain measures what the auth and limit chain adds to a
-// request: the same trivial handler bare, and behind authenticate,
-// rateLimit and concurrencyLimit (key lookup cached per process for 500 ms;
-// one Redis round trip for the rate limit, one for the concurrency slot and
-// quota read, one to release the slot). Compare the two ns/op.
+// request: the same trivial handler bare, and behind authenticate and
+// admit (key lookup cached per process for 500 ms; one Redis round trip
+// for the rate limit, concurrency slot and quota read, one to release the
+// slot). Compare the two ns/op.
 func BenchmarkAuthChain(b *testing.B) {
 	env := newLimitsEnv(b, 1, nil)
 	srv := env.servers[0]

@@ -113,45 +113,20 @@ func isRefusal(err error) bool {
 	return errors.As(err, &ae)
 }
 
-// rateLimit counts every authenticated request against the account's
-// per-minute limit, shared by all web processes, and sets the
-// X-RateLimit-* headers. Over the limit it answers 429 rate_limited with
-// Retry-After, and then reads the quota for the X-Quota-* headers itself
-// (concurrencyLimit, which normally reads it, does not run).
-func (s *Server) rateLimit(c *fiber.Ctx) error {
-	p, err := principal(c)
-	if err != nil {
-		return err
-	}
-	l := planLimits(p.Plan)
-	ctx := c.UserContext()
-	r, err := s.limits.Allow(ctx, p.AccountID, l)
-	if err != nil && !isRefusal(err) {
-		return limitsUnavailable(c, err)
-	}
-	setRateHeaders(c, r)
-	if err != nil {
-		s.metrics.rejected(selah.ErrorCode(err))
-		if d, m, qerr := s.limits.Remaining(ctx, p.AccountID, l); qerr == nil {
-			setQuotaHeaders(c, limits.Quota{Daily: d, Monthly: m})
-		} else {
-			logger(c).Warn("read quota for headers", slog.String("error", qerr.Error()))
-		}
-		return err
-	}
-	return c.Next()
-}
-
-// concurrencyLimit holds one of the account's in-flight slots while the
-// rest of the chain runs and gives it back afterwards, whether the handler
-// returned, failed or panicked. All slots taken: 429 concurrency_limited,
-// Retry-After 1. The same Redis round trip reads the Ask quota for the
-// X-Quota-* headers.
+// admit runs the account's limits on every authenticated request in one
+// Redis round trip (limits.Engine.Admit): it counts the request against
+// the per-minute limit, shared by all web processes, holds one of the
+// account's in-flight slots while the rest of the chain runs, and reads
+// the Ask quota, and sets the X-RateLimit-* and X-Quota-* headers. The
+// slot is given back afterwards, in one more round trip, whether the
+// handler returned, failed or panicked. Over the per-minute limit it
+// answers 429 rate_limited with Retry-After until the next request slot;
+// with all slots taken, 429 concurrency_limited, Retry-After 1.
 //
 // The request's context gets the server's RequestTimeout as deadline (if it
 // has none), and the slot's lease is that deadline plus a margin, so a
 // process that dies mid-request frees its slot by itself.
-func (s *Server) concurrencyLimit(c *fiber.Ctx) error {
+func (s *Server) admit(c *fiber.Ctx) error {
 	p, err := principal(c)
 	if err != nil {
 		return err
@@ -167,11 +142,12 @@ func (s *Server) concurrencyLimit(c *fiber.Ctx) error {
 			c.SetUserContext(orig) // what runs after us (logging, errors) is not cut short
 		}()
 	}
-	slot, q, err := s.limits.AcquireAndRead(ctx, p.AccountID, planLimits(p.Plan))
+	a, err := s.limits.Admit(ctx, p.AccountID, planLimits(p.Plan))
 	if err != nil && !isRefusal(err) {
 		return limitsUnavailable(c, err)
 	}
-	setQuotaHeaders(c, q)
+	setRateHeaders(c, a.Rate)
+	setQuotaHeaders(c, a.Quota)
 	if err != nil {
 		s.metrics.rejected(selah.ErrorCode(err))
 		return err
@@ -179,7 +155,7 @@ func (s *Server) concurrencyLimit(c *fiber.Ctx) error {
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 		defer cancel()
-		if err := s.limits.ReleaseSlot(rctx, slot); err != nil {
+		if err := s.limits.ReleaseSlot(rctx, a.Slot); err != nil {
 			// The lease frees the slot later; the account is briefly
 			// allowed one request fewer.
 			logger(c).Warn("release concurrency slot", slog.String("error", err.Error()))

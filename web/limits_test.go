@@ -491,7 +491,7 @@ func TestSlotReleasedWhenHandlerPanics(t *testing.T) {
 
 // BenchmarkAuthAndLimits measures what the API middleware adds to a request:
 // the same trivial handler is served bare, behind authenticate alone, and
-// behind the whole chain (authenticate, rateLimit, concurrencyLimit), called
+// behind the whole chain (authenticate, admit), called
 // straight through fasthttp without a network. The auth cache is warm, as
 // it is in production for any key in use; Redis is local.
 func BenchmarkAuthAndLimits(b *testing.B) {
@@ -518,6 +518,9 @@ func BenchmarkAuthAndLimits(b *testing.B) {
 			req.SetRequestURI(path)
 			req.Header.Set("Authorization", "Bearer "+key)
 			for pb.Next() {
+				// As the server does between requests: Init keeps the user
+				// values, and with them the previous request's context.
+				ctx.ResetUserValues()
 				ctx.Init(&req, nil, nil)
 				h(&ctx)
 				if ctx.Response.StatusCode() != http.StatusNoContent {
@@ -539,3 +542,82 @@ func BenchmarkAuthAndLimits(b *testing.B) {
 type loop struct{ b *testing.B }
 
 func (l loop) Next() bool { return l.b.Loop() }
+
+// roundTrips records the commands a Redis client sends, one entry per
+// round trip (a pipeline is one entry with all its commands).
+type roundTrips struct {
+	mu    sync.Mutex
+	trips [][]string
+}
+
+func (rt *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (rt *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		rt.add(cmd)
+		return next(ctx, cmd)
+	}
+}
+
+func (rt *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		rt.add(cmds...)
+		return next(ctx, cmds)
+	}
+}
+
+func (rt *roundTrips) add(cmds ...redis.Cmder) {
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name())
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.trips = append(rt.trips, names)
+}
+
+// take returns the round trips so far and forgets them.
+func (rt *roundTrips) take() [][]string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	t := rt.trips
+	rt.trips = nil
+	return t
+}
+
+// TestLimitChainRoundTrips: the whole auth-and-limit chain of a request
+// whose key is cached is one Redis round trip, one script (per-minute
+// limit, concurrency slot and quota read), and giving the slot back is
+// one more; a request refused by the per-minute limit is one in all.
+func TestLimitChainRoundTrips(t *testing.T) {
+	t.Parallel()
+	env := newLimitsEnv(t, 1, nil)
+	srv := env.servers[0]
+	srv.keys = newKeyCache(time.Hour, keyCacheMax) // no lookup, and no unknown-key throttle, after the first
+	_, key := env.key(t, store.PlanFree)           // 5 a minute, 1 in flight
+	if res := send(t, srv, apiRequest("GET", john316, key)); res.StatusCode != 200 {
+		t.Fatalf("first request: %d", res.StatusCode)
+	}
+	rt := &roundTrips{}
+	srv.redis.AddHook(rt)
+	want := fmt.Sprint([][]string{{"evalsha"}, {"zrem"}})
+	for i := range 4 {
+		res := send(t, srv, apiRequest("GET", john316, key))
+		if res.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i+2, res.StatusCode)
+		}
+		checkLimitHeaders(t, res, 5)
+		if got := fmt.Sprint(rt.take()); got != want {
+			t.Fatalf("request %d: round trips %s, want %s", i+2, got, want)
+		}
+	}
+	res := send(t, srv, apiRequest("GET", john316, key))
+	if res.StatusCode != http.StatusTooManyRequests || errorOf(t, res).Code != selah.ERATELIMITED {
+		t.Fatalf("6th request: %d, want 429 rate_limited", res.StatusCode)
+	}
+	checkLimitHeaders(t, res, 5)
+	checkRetryAfter(t, res, 1, 12)
+	if got, want := fmt.Sprint(rt.take()), fmt.Sprint([][]string{{"evalsha"}}); got != want {
+		t.Fatalf("refused request: round trips %s, want %s", got, want)
+	}
+}

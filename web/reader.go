@@ -91,7 +91,7 @@ func (s *Server) readChapter(c *fiber.Ctx) error {
 	if err != nil || ch < 1 || ch > b.Chapters() {
 		return errNoSuchChapter
 	}
-	vs, err := s.store.VerseRange(c.UserContext(), corpus.NewVerseID(b.Number, ch, 1), corpus.NewVerseID(b.Number, ch, b.Verses(ch)))
+	vs, err := s.text.VerseRange(c.UserContext(), corpus.NewVerseID(b.Number, ch, 1), corpus.NewVerseID(b.Number, ch, b.Verses(ch)))
 	if err != nil {
 		return err
 	}

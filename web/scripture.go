@@ -101,7 +101,7 @@ func (s *Server) scripture(c *fiber.Ctx) error {
 		return selah.Errorf(selah.EPASSAGETOOLARGE,
 			"%s has %d verses; a passage may have at most %d (any whole chapter fits).", ref, n, MaxPassageVerses)
 	}
-	verses, err := s.store.VerseRange(c.UserContext(), ref.First(), ref.Last())
+	verses, err := s.text.VerseRange(c.UserContext(), ref.First(), ref.Last())
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -56,10 +57,14 @@ func diathekeBible(t *testing.T) map[corpus.VerseID]string {
 // TestScriptureAgainstDiatheke: /scripture returns exactly the KJV text,
 // verse for verse: every chapter of the Bible through the API, plus the
 // verses and ranges of testdata/scripture.txt, compared with what SWORD's
-// diatheke prints.
+// diatheke prints. The text comes from the copy in memory, as the
+// processes serve it.
 func TestScriptureAgainstDiatheke(t *testing.T) {
 	env := newQueueEnv(t, Config{})
 	key := env.key(t, store.PlanInternal)
+	if _, err := env.st.LoadPassages(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	bible := diathekeBible(t)
 	raw, err := os.ReadFile("testdata/scripture.txt")
 	if err != nil {
@@ -159,6 +164,55 @@ func TestScripture(t *testing.T) {
 		e := errorOf(t, res)
 		if res.StatusCode != c.status || e.Code != c.code || !strings.Contains(e.Message, c.mention) {
 			t.Errorf("%q: %d %+v, want %d %s mentioning %q", c.ref, res.StatusCode, e, c.status, c.code, c.mention)
+		}
+	}
+}
+
+// TestTextServedFromMemory: with the text loaded, /scripture, /topics/{slug}
+// and /books send no query for text or edition (the verses and modules
+// tables are locked, so a query would wait past the test's timeout), and
+// answer with the bodies and ETags the database gave.
+func TestTextServedFromMemory(t *testing.T) {
+	t.Parallel()
+	env := newQueueEnv(t, Config{})
+	key := env.key(t, store.PlanInternal)
+	paths := []string{"/api/v1/scripture?ref=Psalms+3", "/api/v1/scripture?ref=John+3:16-18", "/api/v1/topics/anxiety", "/api/v1/books"}
+	get := func(path string) (string, string) {
+		t.Helper()
+		res, err := env.srv.App().Test(apiRequest("GET", path, key), 20_000)
+		if err != nil {
+			t.Fatalf("%s: %v (waiting on the locked tables?)", path, err)
+		}
+		var body map[string]any
+		json.NewDecoder(res.Body).Decode(&body)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, body)
+		}
+		delete(body, "requestId")
+		b, _ := json.Marshal(body)
+		return string(b), res.Header.Get("ETag")
+	}
+	fromDB := map[string][2]string{}
+	for _, p := range paths {
+		b, tag := get(p)
+		fromDB[p] = [2]string{b, tag}
+	}
+
+	ctx := context.Background()
+	if _, err := env.st.LoadPassages(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := env.st.Pool().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE verses, corpus_modules IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if b, tag := get(p); b != fromDB[p][0] || tag != fromDB[p][1] {
+			t.Errorf("%s from memory differs from the database's answer:\n%s %s\n%s %s", p, b, tag, fromDB[p][0], fromDB[p][1])
 		}
 	}
 }

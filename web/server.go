@@ -78,6 +78,7 @@ type Server struct {
 	metrics *metrics
 	queue   *Queue
 	now     func() time.Time
+	text    passageSource  // KJV text and its edition, see cache.go
 	keys    *keyCache      // API key lookups, see auth.go
 	touches *keyToucher    // last_used_at writes, see auth.go
 	limits  *limits.Engine // rate, concurrency and Ask quota, see limits.go
@@ -86,7 +87,6 @@ type Server struct {
 	draining  atomic.Bool
 	gatherers []prometheus.Gatherer
 	dashboard queueDashboard // asynqmon, see admin.go
-	editions  editionCache   // corpus edition of cacheable responses, see cache.go
 	verifier  verifier       // quote index of POST /verify, see verify.go
 	throttle  throttleState  // sign-in and sign-up throttles' Redis health, see session.go
 	mailer    Mailer         // sign-up e-mail, see signup.go
@@ -115,7 +115,7 @@ func New(cfg Config, deps Deps) *Server {
 	if deps.Mailer == nil {
 		deps.Mailer = email.NewLog(deps.Logger)
 	}
-	s := &Server{cfg: cfg, store: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue,
+	s := &Server{cfg: cfg, store: deps.Store, text: deps.Store, redis: deps.Redis, log: deps.Logger, metrics: newMetrics(), queue: deps.Queue,
 		gatherers: deps.Gatherers, mailer: deps.Mailer}
 	if deps.Queue != nil {
 		s.metrics.registry.MustRegister(deps.Queue.Collector())
@@ -209,8 +209,9 @@ func (s *Server) routes() {
 	// Fiber's 404 or 405.
 }
 
-// authed is the chain every authenticated API request passes: key, rate
-// limit, concurrency slot, then the handler.
+// authed is the chain every authenticated API request passes: key, then
+// rate limit, concurrency slot and quota read in one step, then the
+// handler.
 func (s *Server) authed(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{s.authenticate, s.rateLimit, s.concurrencyLimit, h}
+	return []fiber.Handler{s.authenticate, s.admit, h}
 }

@@ -42,7 +42,7 @@ type TopicDetailResponse struct {
 }
 
 // listTopics serves GET /topics. The hubs are data compiled into the
-// binary; only their verse texts come from the database.
+// binary.
 func (s *Server) listTopics(c *fiber.Ctx) error {
 	all := topics.All()
 	res := TopicListResponse{Topics: make([]TopicSummary, len(all)), Count: len(all), RequestID: RequestID(c)}
@@ -62,15 +62,15 @@ func (s *Server) topic(c *fiber.Ctx) error {
 	return s.sendCacheable(c, &res, func(id string) { res.RequestID = id })
 }
 
-// topicDetail is a hub with the KJV text of its passages from the
-// database, for the API and the website.
+// topicDetail is a hub with the KJV text of its passages, for the API and
+// the website.
 func (s *Server) topicDetail(ctx context.Context, slug string) (TopicDetailResponse, error) {
 	h, ok := topics.BySlug(slug)
 	if !ok {
 		return TopicDetailResponse{}, selah.Errorf(selah.ETOPICNOTFOUND, "There is no topic %q. GET /api/v1/topics lists them.", truncate(slug, 60))
 	}
 	ids := h.VerseIDs()
-	verses, err := s.store.VersesByID(ctx, ids)
+	verses, err := s.text.VersesByID(ctx, ids)
 	if err != nil {
 		return TopicDetailResponse{}, err
 	}

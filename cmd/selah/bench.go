@@ -45,6 +45,9 @@ type benchOpts struct {
 	duration    time.Duration
 	markdown    string
 	inProcess   bool
+	floors      bool // also measure pgbench and redis-benchmark, see benchfloors.go
+	scaleOut    bool // the 2 web × 2 worker run instead, see benchscale.go
+	serverPID   int  // the loaded server's process, whose CPU time is measured
 }
 
 func newBenchCmd(cfg *config) *cobra.Command {
@@ -75,6 +78,9 @@ revoked when it ends, so it needs DATABASE_URL like the server.`,
 	f.DurationVar(&o.duration, "duration", 20*time.Second, "time per run at most")
 	f.StringVar(&o.markdown, "markdown", "", "also write the results as a markdown table to this file")
 	f.BoolVar(&o.inProcess, "in-process", true, "also run search and ask in-process for the ratio")
+	f.BoolVar(&o.floors, "floors", false, "also measure the floors (pgbench SELECT 1, redis-benchmark on the limit script) and print each endpoint's share")
+	f.IntVar(&o.serverPID, "server-pid", 0, "process id of the server on --api-url (this machine): its CPU time and Redis's commands per request are measured")
+	f.BoolVar(&o.scaleOut, "scale-out", false, "start 2 web and 2 worker processes and measure limits and throughput with 1 and 2 workers")
 	return cmd
 }
 
@@ -89,6 +95,9 @@ type benchRow struct {
 	P50, P95    time.Duration
 	P99         time.Duration
 	Ratio       float64 // http p50 / in-process p50, on http rows of search and ask
+	// Cost is what the server process and Redis spent on an http row,
+	// with --server-pid (benchfloors.go).
+	Cost *runCost
 }
 
 func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) error {
@@ -107,6 +116,9 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 		return err
 	}
 	defer st.Close()
+	if o.scaleOut {
+		return runScaleOut(ctx, cfg, st, o, out)
+	}
 	key, keyID, err := benchKey(ctx, st)
 	if err != nil {
 		return err
@@ -118,6 +130,13 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 	}
 	if _, err := c.Health(ctx); err != nil {
 		return fmt.Errorf("bench: %s does not answer: %w", o.apiURL, err)
+	}
+	var fl *floors
+	if o.floors {
+		if fl, err = measureFloors(ctx, cfg, st); err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "bench: floors done")
 	}
 	var inproc *inProcess
 	if o.inProcess {
@@ -133,7 +152,9 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 			return err
 		}
 		for _, n := range o.concurrency {
+			before := readCost(ctx, cfg, o.serverPID)
 			row := measure(ctx, ep, "http", n, o, call)
+			row.Cost = before.until(ctx, cfg, o.serverPID, row.Requests)
 			if inproc != nil && (ep == "search" || ep == "ask") {
 				local := measure(ctx, ep, "in-process", n, o, inproc.call(ep))
 				if local.P50 > 0 {
@@ -147,6 +168,9 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 		}
 	}
 	writeBenchTable(out, rows)
+	if fl != nil {
+		writeFloors(out, fl, rows, false)
+	}
 	if o.markdown != "" {
 		f, err := os.Create(o.markdown)
 		if err != nil {
@@ -154,6 +178,9 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 		}
 		defer f.Close()
 		writeBenchMarkdown(f, rows)
+		if fl != nil {
+			writeFloors(f, fl, rows, true)
+		}
 	}
 	return nil
 }
@@ -218,6 +245,10 @@ type inProcess struct {
 func newInProcess(ctx context.Context, st *store.Store) (*inProcess, error) {
 	r, err := newRetriever(ctx, st)
 	if err != nil {
+		return nil, err
+	}
+	// Verse text from memory, as the worker reads it.
+	if _, err := st.LoadPassages(ctx); err != nil {
 		return nil, err
 	}
 	a := pipeline.NewAnswerer(st, r, nil)

@@ -121,6 +121,9 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 	if err := migrateIfBehind(ctx, st, log); err != nil {
 		return err
 	}
+	if err := keepPassages(ctx, st, log); err != nil {
+		return err
+	}
 	rc, err := cfg.openRedis(ctx)
 	if err != nil {
 		return err

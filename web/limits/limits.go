@@ -1,8 +1,8 @@
 // Package limits enforces an account's plan limits exactly across every web
 // process: requests per minute, requests in flight, and Ask calls per UTC day
-// and month. All state lives in Redis and changes only inside Lua scripts or
-// redis_rate's GCRA script, so two processes can never both take the last
-// unit of a limit. Ask usage is also written to Postgres, which is the
+// and month. All state lives in Redis and changes only inside Lua scripts
+// (the API's own limits in one, admitScript, so a request costs one round
+// trip), so two processes can never both take the last unit of a limit. Ask usage is also written to Postgres, which is the
 // durable record Redis is re-seeded from after a restart.
 //
 // The package knows nothing of HTTP; web turns its results into headers and
@@ -41,7 +41,7 @@ type Limits struct {
 
 // Clock tells the time. Concurrency leases, quota windows and reservation
 // expiry use it, so tests can cross UTC midnight without sleeping. The rate
-// limiter does not: redis_rate reads the Redis server's clock, which all
+// limiter does not: its GCRA reads the Redis server's clock, which all
 // web processes share.
 type Clock interface {
 	Now() time.Time

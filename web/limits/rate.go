@@ -2,12 +2,7 @@ package limits
 
 import (
 	"context"
-	"fmt"
 	"time"
-
-	"github.com/go-redis/redis_rate/v10"
-
-	"github.com/selahdev/selah"
 )
 
 // Rate is the outcome of one request against the per-minute limit.
@@ -41,31 +36,11 @@ func (r Rate) ResetSeconds() int { return ceilSeconds(r.ResetAfter, 0) }
 // one.
 func (r Rate) RetryAfterSeconds() int { return ceilSeconds(r.RetryAfter, 1) }
 
-// Allow counts one request of the account against l.RequestsPerMinute.
-// A refused request returns its Rate (for headers) together with a
-// *selah.Error with code ERATELIMITED and RetryAfter set; any other error
-// means Redis could not be asked.
+// Allow counts one request of the account against l.RequestsPerMinute:
+// Admit's rate step alone. A refused request returns its Rate (for
+// headers) together with a *selah.Error with code ERATELIMITED and
+// RetryAfter set; any other error means Redis could not be asked.
 func (e *Engine) Allow(ctx context.Context, accountID int64, l Limits) (Rate, error) {
-	n := l.RequestsPerMinute
-	switch {
-	case n < 0:
-		return Rate{Limit: Unlimited, Allowed: true}, nil
-	case n == 0:
-		r := Rate{Limit: 0, RetryAfter: time.Minute, ResetAfter: time.Minute}
-		return r, &selah.Error{Code: selah.ERATELIMITED, Message: "Your plan allows no API requests.", RetryAfter: r.RetryAfterSeconds()}
-	}
-	res, err := e.rate.Allow(ctx, e.key(accountID, "rpm"), redis_rate.PerMinute(n))
-	if err != nil {
-		return Rate{}, fmt.Errorf("limits: rate of account %d: %w", accountID, err)
-	}
-	r := Rate{Limit: n, Allowed: res.Allowed > 0, Remaining: res.Remaining, ResetAfter: max(res.ResetAfter, 0)}
-	if r.Allowed {
-		return r, nil
-	}
-	r.RetryAfter = max(res.RetryAfter, 0)
-	return r, &selah.Error{
-		Code:       selah.ERATELIMITED,
-		Message:    fmt.Sprintf("Rate limit of %d requests per minute exceeded. Retry after %d s.", n, r.RetryAfterSeconds()),
-		RetryAfter: r.RetryAfterSeconds(),
-	}
+	a, err := e.admit(ctx, accountID, l, stepRate)
+	return a.Rate, err
 }

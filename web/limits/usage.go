@@ -3,10 +3,7 @@ package limits
 import (
 	"context"
 	"fmt"
-
 	"time"
-
-	"github.com/go-redis/redis_rate/v10"
 )
 
 // Usage is where an account stands against every limit, read without
@@ -23,40 +20,37 @@ type Usage struct {
 	DayEnds, MonthEnds time.Time
 }
 
-// Usage reads the account's standing. Nothing is counted: the rate is read
-// with a GCRA check of cost zero, the in-flight slots are counted, and the
-// quota is read as the X-Quota-* headers read it.
+// Usage reads the account's standing in one Redis round trip (admitScript
+// counting nothing): the rate is read with a GCRA check of cost zero, the
+// in-flight slots are counted, and the quota is read as the X-Quota-*
+// headers read it.
 func (e *Engine) Usage(ctx context.Context, accountID int64, l Limits) (Usage, error) {
 	now := e.now()
 	u := Usage{Rate: Rate{Limit: Unlimited, Allowed: true}}
 	day := time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)
 	u.DayEnds, u.MonthEnds = day.AddDate(0, 0, 1), time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)
+	args := admitArgs{rate: max(l.RequestsPerMinute, 0), cost: 0, slot: "none", quota: true}
+	if l.ConcurrentRequests >= 0 {
+		args.slot = "count"
+	}
+	reply, err := e.runAdmit(ctx, accountID, now, Slot{}, 0, args)
+	if err != nil {
+		return u, fmt.Errorf("limits: read usage of account %d: %w", accountID, err)
+	}
 	switch n := l.RequestsPerMinute; {
 	case n == 0:
 		u.Rate = Rate{Limit: 0, RetryAfter: time.Minute, ResetAfter: time.Minute}
 	case n > 0:
-		res, err := e.rate.AllowN(ctx, e.key(accountID, "rpm"), redis_rate.PerMinute(n), 0)
-		if err != nil {
-			return u, fmt.Errorf("limits: read rate of account %d: %w", accountID, err)
-		}
-		u.Rate = Rate{Limit: n, Remaining: res.Remaining, Allowed: res.Remaining > 0, ResetAfter: max(res.ResetAfter, 0)}
+		u.Rate = Rate{Limit: n, Remaining: reply.remaining, Allowed: reply.remaining > 0, ResetAfter: max(reply.reset, 0)}
 		if !u.Rate.Allowed {
 			// The next slot frees one emission interval after the burst
 			// was last full; ResetAfter covers a whole burst of n.
-			u.Rate.RetryAfter = max(res.ResetAfter-time.Duration(n-1)*time.Minute/time.Duration(n), 0)
+			u.Rate.RetryAfter = max(reply.reset-time.Duration(n-1)*time.Minute/time.Duration(n), 0)
 		}
 	}
-	if l.ConcurrentRequests >= 0 {
-		n, err := e.rdb.ZCount(ctx, e.key(accountID, "inflight"), "("+ms(now), "+inf").Result()
-		if err != nil {
-			return u, fmt.Errorf("limits: read in-flight of account %d: %w", accountID, err)
-		}
-		u.InFlight = int(n)
-	}
-	q, err := e.remaining(ctx, accountID, l, now)
-	if err != nil {
+	u.InFlight = reply.inFlight
+	if u.Quota, err = e.quotaOf(ctx, accountID, l, now, reply.quota); err != nil {
 		return u, err
 	}
-	u.Quota = q
 	return u, nil
 }
