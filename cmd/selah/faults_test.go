@@ -428,7 +428,7 @@ func TestFaultSlowGenerator(t *testing.T) {
 	time.Sleep(3500 * time.Millisecond) // the killed worker's heartbeat lapses
 	// worker2 may still be loading its indexes: until its first heartbeat
 	// an Ask is refused at once (503, uncharged), so ask again until it runs.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+	for deadline := time.Now().Add(startWithin); ; time.Sleep(500 * time.Millisecond) {
 		r = call(t, "POST", s.base(), "/api/v1/ask", key, `{"question":"How can I stop worrying?"}`)
 		if r.code() != "workers_unavailable" || time.Now().After(deadline) {
 			break

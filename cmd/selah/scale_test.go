@@ -26,7 +26,7 @@ func TestScaleOutLimitsExact(t *testing.T) {
 		startProc(t, fmt.Sprintf("worker%d", i+1), append(s.env, "METRICS_ADDR="+freeAddr(t)), "worker")
 	}
 	for _, w := range webs {
-		waitStatus(t, w, "/readyz", "", 200, 30*time.Second)
+		waitStatus(t, w, "/readyz", "", 200, startWithin)
 	}
 
 	// spread sends n calls at once, alternating between the web
