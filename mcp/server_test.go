@@ -12,9 +12,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/mcp"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/web/apikey"
 	"github.com/selahdev/selah/web/webtest"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/selahdev/selah"
-	"github.com/selahdev/selah/web/apikey"
+	"github.com/selahdev/selah/apikey"
 )
 
 // Key statuses as stored. Expiry is not a status: see APIKey.State.

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
-	"github.com/selahdev/selah/web/apikey"
 )
 
 func newKey(t *testing.T, st *store.Store, accountID int64, name string) (string, store.APIKey) {

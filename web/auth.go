@@ -13,8 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/web/apikey"
 )
 
 // Principal is the authenticated caller of an API request.

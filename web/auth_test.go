@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
-	"github.com/selahdev/selah/web/apikey"
 	"github.com/selahdev/selah/web/webtest"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/web/apikey"
 )
 
 // Tests of the defects the security audit of issue 14 found; each names

@@ -8,8 +8,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/selahdev/selah/ingest"
 	"github.com/selahdev/selah/pipeline"
-	"github.com/selahdev/selah/store/ingest"
 )
 
 func newIngestCmd(cfg *config) *cobra.Command {

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
-	"github.com/selahdev/selah/web/apikey"
 )
 
 // cli runs the selah command in-process against one database.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/selahdev/selah/ingest"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/store/ingest"
 )
 
 // SwordDir is where tests read the SWORD modules from.

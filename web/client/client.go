@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/selahdev/selah/web/apikey"
+	"github.com/selahdev/selah/apikey"
 )
 
 // DefaultUserAgent is sent unless WithUserAgent says otherwise.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/web/apikey"
 	"github.com/selahdev/selah/web/client"
 	"github.com/selahdev/selah/web/webtest"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/selahdev/selah/ingest"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/store/ingest"
 	"github.com/selahdev/selah/store/storetest"
 )
 

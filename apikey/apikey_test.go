@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selahdev/selah/web/apikey"
+	"github.com/selahdev/selah/apikey"
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
