@@ -7,6 +7,7 @@ import (
 )
 
 func TestSubtopics(t *testing.T) {
+	t.Parallel()
 	raw := "<entryFree n=\"X\">\n<def>\n<lb/>X <ref osisRef=\"Gen.1.1\">Ge 1:1</ref>\n<lb/>→ General scriptures concerning <ref osisRef=\"Gen.1.2\">Ge 1:2</ref>\n" +
 		"<lb/>→ See <ref target=\"Nave:Y\">Y</ref>\n<lb/>→ OF  GOD\n<list>\n<item>A <ref osisRef=\"Gen.1.3\">3</ref></item>\n</list>\n" +
 		"<lb/>→ &#8220;IN HIS NAME.&#8221; <ref osisRef=\"Gen.1.4\">4</ref></def>\n</entryFree>"
@@ -33,6 +34,7 @@ func TestSubtopics(t *testing.T) {
 // TestSubtopicsNave reads sections of real entries: the references of a
 // section are its own, not its neighbours'.
 func TestSubtopicsNave(t *testing.T) {
+	t.Parallel()
 	l := openNave(t)
 	cases := []struct {
 		key, heading string
@@ -70,6 +72,7 @@ func TestSubtopicsNave(t *testing.T) {
 }
 
 func TestSeeAlso(t *testing.T) {
+	t.Parallel()
 	raw := `<lb/>→ See <ref target="Nave:FAITH IN CHRIST">x</ref>; <ref target="Nave:UNBELIEF">x</ref> <ref osisRef="Gen.1.1">x</ref> <ref target="Nave:FAITH IN CHRIST">x</ref> <ref target='LOVE'>x</ref>`
 	want := []string{"FAITH IN CHRIST", "UNBELIEF", "LOVE"}
 	if got := SeeAlso(raw); !slices.Equal(got, want) {
@@ -82,6 +85,7 @@ func TestSeeAlso(t *testing.T) {
 // heading items and numbered items, see-links, single-chapter links,
 // unreadable and unlinked references.
 func TestParseNave(t *testing.T) {
+	t.Parallel()
 	raw := `<entryFree n="X"> <def> <lb/>1. First sense <ref osisRef="Gen.1.1">Ge 1:1</ref>` +
 		` <lb/>→ (A heading) <lb/>Under it <ref osisRef="Gen.1.2-Gen.1.3">Ge 1:2-3</ref>; with 2:4` +
 		` <lb/>→ Has a list <list> <item>Plain <ref osisRef="Jude.1.1">Jude 1</ref>:21</item>` +
@@ -128,6 +132,7 @@ func TestParseNave(t *testing.T) {
 // TestNaveTopicsIssues reads the whole module: every topic, and the
 // references that give no verses reported with their topic.
 func TestNaveTopicsIssues(t *testing.T) {
+	t.Parallel()
 	topics, is, err := openNave(t).NaveTopics()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlainText(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/plaintext.json")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestScriptureRefs(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/osisrefs.json")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func expand(t *testing.T, refs ...string) []corpus.VerseID {
 
 // TestScriptureRefsNave reads references out of real Nave entries.
 func TestScriptureRefsNave(t *testing.T) {
+	t.Parallel()
 	l := openNave(t)
 	cases := []struct {
 		key      string

@@ -25,6 +25,7 @@ func openNave(t testing.TB) *Lexicon {
 }
 
 func TestLexiconNave(t *testing.T) {
+	t.Parallel()
 	l := openNave(t)
 	keys := l.Keys()
 	// 5,322 index records; SIN and REVERENCE each appear twice.
@@ -96,6 +97,7 @@ var tagRE = regexp.MustCompile(`<[^>]*>`)
 // and the words of the plain rendering (-f plain, which writes the
 // entry's n attribute as a heading and list items as bullets).
 func TestLexiconAgainstDiatheke(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("diatheke"); err != nil {
 		t.Fatalf("diatheke is not installed (run deploy/setup.sh): %v", err)
 	}
@@ -174,6 +176,7 @@ func writeFile(t *testing.T, path string, b []byte) {
 // TestLexiconTruncated cuts each file of a copy of Nave short: opening or
 // walking the module must then fail with an error, never panic.
 func TestLexiconTruncated(t *testing.T) {
+	t.Parallel()
 	dir, prefix := copyNave(t)
 	for _, ext := range lexFiles {
 		orig, err := os.ReadFile(prefix + ext)
@@ -265,6 +268,7 @@ func buildLexicon(t *testing.T, dir string, perBlock int, entries []lexEntry) {
 }
 
 func TestLexiconLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	buildLexicon(t, dir, 2, []lexEntry{
 		{"ALPHA", "first"},

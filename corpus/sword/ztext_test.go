@@ -38,6 +38,7 @@ var verseLine = regexp.MustCompile(`^ *((?:I{1,3} )?[A-Z][A-Za-z ]+?) (\d+):(\d+
 // a bug of its own, stale headings) on lines of their own; the comparison
 // is of verse text, with the mark and runs of spaces normalised.
 func TestKJVAgainstDiatheke(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("diatheke"); err != nil {
 		t.Fatalf("diatheke is not installed (run deploy/setup.sh): %v", err)
 	}
@@ -83,6 +84,7 @@ func TestKJVAgainstDiatheke(t *testing.T) {
 // TestPsalmTitles checks titles against the printed KJV: 116 psalms carry
 // a title, kept apart from verse 1.
 func TestPsalmTitles(t *testing.T) {
+	t.Parallel()
 	want := map[string]string{
 		"Ps 3:1":   "A Psalm of David, when he fled from Absalom his son.",
 		"Ps 23:1":  "A Psalm of David.",
@@ -121,6 +123,7 @@ func TestPsalmTitles(t *testing.T) {
 // and maps its verses onto KJV ids: every KJV verse but the few the WEB
 // leaves empty gets modern wording, and no deuterocanonical verse maps.
 func TestWEBOntoKJV(t *testing.T) {
+	t.Parallel()
 	m, err := Open(library, "engWEB2015eb")
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +199,7 @@ func copyModule(t *testing.T) (dir, data string) {
 // TestDamagedModule: a truncated or corrupted module is an error, never a
 // panic, and the checksum sees any change.
 func TestDamagedModule(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(library, "noSuchModule"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing module: %v", err)
 	}
@@ -238,6 +242,7 @@ func TestDamagedModule(t *testing.T) {
 }
 
 func TestParseConf(t *testing.T) {
+	t.Parallel()
 	c, ok := parseConf([]byte("# comment\n[Globals]\nX=1\n[engKJV]\nDataPath=./modules/texts/ztext/kjv/\nModDrv = zText\nModDrv=other\n\nAbout=a=b\n[Other]\nVersion=9\n"))
 	if !ok || c.Name != "engKJV" || c.Get("ModDrv") != "zText" || c.Get("About") != "a=b" || c.Get("Version") != "" {
 		t.Fatalf("parseConf = %+v, %v", c, ok)
