@@ -13,35 +13,17 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // DefaultSiteAsksPerDay is the website's anonymous Ask quota per client
 // address and UTC day. It is separate from every API plan: the website
 // never uses API keys, and API keys never draw on it.
 const DefaultSiteAsksPerDay = 10
-
-// AnswerPage is a stored answer as its canonical page shows it, and its
-// JSON form (GET /answers/{id} with Accept: application/json). It holds
-// nothing about who asked.
-type AnswerPage struct {
-	ID           string              `json:"id"`
-	Question     string              `json:"question"`
-	Answer       string              `json:"answer"`
-	Summary      string              `json:"summary"`
-	References   []worker.PassageRef `json:"references"`
-	Topics       []worker.TopicLink  `json:"topics"`
-	CanonicalURL string              `json:"canonicalUrl"`
-	GeneratedAt  time.Time           `json:"generatedAt"`
-	Generator    string              `json:"generator"`
-	// Grounded is false for a decline (generator none): no passage speaks
-	// to the question.
-	Grounded bool `json:"grounded"`
-}
 
 // answerPage serves GET /answers/{id}: the public page of an answer, or its
 // JSON when the client asks for application/json first.
@@ -53,9 +35,9 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page := AnswerPage{ID: rec.ID, Question: rec.Question, Answer: rec.Answer, Summary: rec.Summary,
-		References: []worker.PassageRef{}, Topics: []worker.TopicLink{},
-		CanonicalURL: s.publicBase(c) + tasks.AnswerPath(rec.ID), GeneratedAt: rec.CreatedAt.UTC(), Generator: rec.Generator,
+	page := api.AnswerPage{ID: rec.ID, Question: rec.Question, Answer: rec.Answer, Summary: rec.Summary,
+		References: []api.CitedPassage{}, Topics: []api.TopicLink{},
+		CanonicalURL: s.answerURL(c, rec.ID), GeneratedAt: rec.CreatedAt.UTC(), Generator: rec.Generator,
 		Grounded: rec.Generator != pipeline.GeneratorNone}
 	for _, r := range rec.Refs {
 		p, err := s.passage(c.UserContext(), r)
@@ -65,7 +47,7 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 		page.References = append(page.References, p)
 	}
 	for _, t := range rec.Topics {
-		page.Topics = append(page.Topics, worker.TopicLink{Slug: t.Slug, Title: t.Title, URL: tasks.TopicURL(t.Slug)})
+		page.Topics = append(page.Topics, api.LinkTopic(t.Slug, t.Title))
 	}
 	if c.Accepts(fiber.MIMETextHTML, fiber.MIMEApplicationJSON) == fiber.MIMEApplicationJSON {
 		c.Set(fiber.HeaderVary, fiber.HeaderAccept)
@@ -76,19 +58,16 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 }
 
 // passage reads a cited passage's text (from memory, see passageSource).
-func (s *Server) passage(ctx context.Context, r store.AnswerRef) (worker.PassageRef, error) {
+func (s *Server) passage(ctx context.Context, r store.AnswerRef) (api.CitedPassage, error) {
 	ref, err := corpus.ReferenceForRange(r.First, r.Last)
 	if err != nil {
-		return worker.PassageRef{}, fmt.Errorf("web: answer reference %s: %w", r.Reference, err)
+		return api.CitedPassage{}, fmt.Errorf("web: answer reference %s: %w", r.Reference, err)
 	}
 	vs, err := s.text.VerseRange(ctx, r.First, r.Last)
 	if err != nil {
-		return worker.PassageRef{}, err
+		return api.CitedPassage{}, err
 	}
-	p := worker.PassageRef{URL: tasks.ScriptureURL(ref.String())}
-	p.Reference.Reference, p.Book, p.Chapter = ref.String(), ref.Book.Name, ref.StartChapter
-	p.VerseStart, p.VerseEnd, p.Text, p.Translation = ref.StartVerse, ref.EndVerse, joinText(vs), "KJV"
-	return p, nil
+	return api.Cite(ref, joinText(vs)), nil
 }
 
 // askPage is the website's ask form.
@@ -126,8 +105,8 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	args := tasks.AskArgs{Question: q, MaxReferences: DefaultMaxReferences, Offline: true, Source: tasks.SourceWeb, BaseURL: s.publicBase(c)}
-	body, err := Run(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
+	args := jobs.AskArgs{Question: q, MaxReferences: DefaultMaxReferences, Offline: true, Source: jobs.SourceWeb}
+	body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
 	if err != nil {
 		release()
 		var ae *selah.Error
@@ -136,15 +115,14 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	var res worker.AskResponse
+	var res jobs.AskResult
 	if err := json.Unmarshal(body, &res); err != nil {
 		return fmt.Errorf("web: ask result: %w", err)
 	}
-	i := strings.LastIndex(res.CanonicalURL, "/answers/")
-	if i < 0 {
-		return fmt.Errorf("web: ask result has no answer link")
+	if res.AnswerID == "" {
+		return fmt.Errorf("web: ask result has no answer id")
 	}
-	return c.Redirect(res.CanonicalURL[i:], fiber.StatusSeeOther)
+	return c.Redirect(answerPath(res.AnswerID), fiber.StatusSeeOther)
 }
 
 // siteAskKey is the Redis counter of one client address's website asks on

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/selahdev/selah/worker/tasks"
+	"github.com/selahdev/selah/jobs"
 )
 
 // Ask request bounds (api-spec section 8).
@@ -40,14 +42,26 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	args := tasks.AskArgs{Question: q, MaxReferences: n, Offline: p.Test, Source: tasks.SourceAPI, BaseURL: s.publicBase(c)}
+	args := jobs.AskArgs{Question: q, MaxReferences: n, Offline: p.Test, Source: jobs.SourceAPI}
 	return s.withAskQuota(c, func() error {
-		body, err := Run(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
+		body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
 		if err != nil {
 			return err
 		}
+		var res jobs.AskResult
+		if err := json.Unmarshal(body, &res); err != nil {
+			return fmt.Errorf("web: ask result: %w", err)
+		}
+		if res.AnswerID == "" {
+			return fmt.Errorf("web: ask result has no answer id")
+		}
+		res.CanonicalURL = s.answerURL(c, res.AnswerID)
+		out, err := json.Marshal(res.AskResponse)
+		if err != nil {
+			return fmt.Errorf("web: ask result: %w", err)
+		}
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-		return c.Send(body)
+		return c.Send(out)
 	})
 }
 
@@ -58,4 +72,13 @@ func (s *Server) publicBase(c *fiber.Ctx) string {
 		return strings.TrimRight(s.cfg.PublicURL, "/")
 	}
 	return c.BaseURL()
+}
+
+// answerPath is the path of an answer's public page on the website.
+func answerPath(id string) string { return "/answers/" + id }
+
+// answerURL is the canonical link of an answer's public page. The web
+// layer owns every address: workers return the answer's id.
+func (s *Server) answerURL(c *fiber.Ctx, id string) string {
+	return s.publicBase(c) + answerPath(id)
 }

@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 func postAsk(key, body string) *http.Request {
@@ -35,32 +36,40 @@ func (env *queueEnv) asker(t testing.TB, g pipeline.Generator) worker.Handler {
 	return (&worker.Asker{Store: env.st, Answerer: a}).Handle
 }
 
-func decodeAsk(t testing.TB, res *http.Response) worker.AskResponse {
+func decodeAsk(t testing.TB, res *http.Response) api.AskResponse {
 	t.Helper()
-	var out worker.AskResponse
+	var out api.AskResponse
 	b, _ := io.ReadAll(res.Body)
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("ask body %s: %v", b, err)
+	}
+	// On the wire generatedAt is RFC 3339 in UTC, whole seconds.
+	var wire struct {
+		GeneratedAt string `json:"generatedAt"`
+	}
+	json.Unmarshal(b, &wire)
+	if _, err := time.Parse(time.RFC3339, wire.GeneratedAt); err != nil || !regexp.MustCompile(`:\d\dZ$`).MatchString(wire.GeneratedAt) {
+		t.Errorf("generatedAt %q", wire.GeneratedAt)
 	}
 	return out
 }
 
 // checkAskResponse checks an answer's shape and that every reference's
 // text is the database's KJV text.
-func checkAskResponse(t testing.TB, st *store.Store, res *http.Response, ans worker.AskResponse) {
+func checkAskResponse(t testing.TB, st *store.Store, res *http.Response, ans api.AskResponse) {
 	t.Helper()
 	if ans.Answer == "" || ans.Summary == "" || ans.RequestID != res.Header.Get("X-Request-Id") {
 		t.Errorf("answer %+v", ans)
 	}
-	if _, err := time.Parse(time.RFC3339, ans.GeneratedAt); err != nil || !strings.HasSuffix(ans.GeneratedAt, "Z") {
-		t.Errorf("generatedAt %q", ans.GeneratedAt)
+	if ans.GeneratedAt.IsZero() {
+		t.Errorf("generatedAt %v", ans.GeneratedAt)
 	}
 	if !regexp.MustCompile(`/answers/ans_[0-9A-Z]+$`).MatchString(ans.CanonicalURL) {
 		t.Errorf("canonicalUrl %q", ans.CanonicalURL)
 	}
 	for _, r := range ans.References {
-		ref, err := corpus.ParseReference(r.Reference.Reference)
-		if err != nil || r.Translation != "KJV" || r.URL != tasks.ScriptureURL(ref.String()) {
+		ref, err := corpus.ParseReference(r.Reference)
+		if err != nil || r.Translation != "KJV" || r.URL != api.ScriptureURL(ref.String()) {
 			t.Errorf("reference %+v: %v", r, err)
 			continue
 		}
@@ -69,11 +78,11 @@ func checkAskResponse(t testing.TB, st *store.Store, res *http.Response, ans wor
 			t.Fatal(err)
 		}
 		if want := joinText(vs); r.Text != want {
-			t.Errorf("%s text %q, database %q", r.Reference.Reference, r.Text, want)
+			t.Errorf("%s text %q, database %q", r.Reference, r.Text, want)
 		}
 	}
 	for _, tp := range ans.Topics {
-		if tp.Slug == "" || tp.Title == "" || tp.URL != tasks.TopicURL(tp.Slug) {
+		if tp.Slug == "" || tp.Title == "" || tp.URL != api.TopicURL(tp.Slug) {
 			t.Errorf("topic %+v", tp)
 		}
 	}
@@ -114,7 +123,7 @@ func TestAskQuota(t *testing.T) {
 		t.Fatalf("after a failed ask: daily %d monthly %d", d, m)
 	}
 	// A worker whose job fails: not charged either.
-	broken := env.startWorkerFor(t, tasks.QueueAsk, func(context.Context, string, []byte) (any, error) {
+	broken := env.startWorkerFor(t, jobs.QueueAsk, func(context.Context, string, []byte) (any, error) {
 		return nil, selah.Errorf(selah.EEMBEDDERUNAVAILABLE, "The embedder is down.")
 	})
 	res = send(t, env.srv, postAsk(key, `{"question":"Why pray?"}`))
@@ -123,7 +132,7 @@ func TestAskQuota(t *testing.T) {
 	}
 	broken.Shutdown()
 
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	for i := 1; i <= 10; i++ {
 		res := send(t, env.srv, postAsk(key, `{"question":"How can I stop worrying?","maxReferences":2}`))
 		if res.StatusCode != 200 {
@@ -162,7 +171,7 @@ func TestAskQuota(t *testing.T) {
 // and that the page holds nothing about the asker.
 func TestAskAnswer(t *testing.T) {
 	env := newQueueEnv(t, Config{PublicURL: "https://selah.example/"})
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	key := env.key(t, store.PlanInternal)
 	res := send(t, env.srv, postAsk(key, `{"question":"What does the Bible say about forgiving others?","maxReferences":3}`))
 	if res.StatusCode != 200 {
@@ -182,7 +191,7 @@ func TestAskAnswer(t *testing.T) {
 	req.Header.Set("Accept", "text/html")
 	res = send(t, env.srv, req)
 	page, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 || !strings.Contains(string(page), "forgiving others") || !strings.Contains(string(page), ans.References[0].Reference.Reference) {
+	if res.StatusCode != 200 || !strings.Contains(string(page), "forgiving others") || !strings.Contains(string(page), ans.References[0].Reference) {
 		t.Fatalf("answer page %d: %s", res.StatusCode, page)
 	}
 	if strings.Contains(string(page), "@example.com") || strings.Contains(string(page), key[:20]) {
@@ -191,7 +200,7 @@ func TestAskAnswer(t *testing.T) {
 	req = httptest.NewRequest("GET", path, nil)
 	req.Header.Set("Accept", "application/json")
 	res = send(t, env.srv, req)
-	var ap AnswerPage
+	var ap api.AnswerPage
 	if err := json.NewDecoder(res.Body).Decode(&ap); err != nil || res.StatusCode != 200 {
 		t.Fatalf("answer JSON %d: %v", res.StatusCode, err)
 	}
@@ -251,7 +260,7 @@ func TestAskGroundsAMisbehavingModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, g))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, g))
 	key := env.key(t, store.PlanInternal)
 	for _, c := range []struct{ name, reply string }{
 		{"cites a verse not retrieved", `{"answer":"Read Obadiah 1:4 (Obadiah 1:4).","summary":"Obadiah.","citations":[99]}`},
@@ -312,7 +321,7 @@ func TestTopics(t *testing.T) {
 	env := newQueueEnv(t, Config{})
 	key := env.key(t, store.PlanInternal)
 	res := send(t, env.srv, apiRequest("GET", "/api/v1/topics", key))
-	var list TopicListResponse
+	var list api.TopicListResponse
 	if err := json.NewDecoder(res.Body).Decode(&list); err != nil || res.StatusCode != 200 {
 		t.Fatalf("list: %d %v", res.StatusCode, err)
 	}
@@ -320,12 +329,12 @@ func TestTopics(t *testing.T) {
 		t.Fatalf("list %d topics", list.Count)
 	}
 	for _, tp := range list.Topics {
-		if tp.Slug == "" || tp.Title == "" || tp.Summary == "" || tp.VerseCount == 0 || tp.URL != tasks.TopicURL(tp.Slug) {
+		if tp.Slug == "" || tp.Title == "" || tp.Summary == "" || tp.VerseCount == 0 || tp.URL != api.TopicURL(tp.Slug) {
 			t.Fatalf("topic %+v", tp)
 		}
 	}
 	res = send(t, env.srv, apiRequest("GET", "/api/v1/topics/love", key))
-	var love TopicDetailResponse
+	var love api.TopicDetailResponse
 	if err := json.NewDecoder(res.Body).Decode(&love); err != nil || res.StatusCode != 200 {
 		t.Fatalf("detail: %d %v", res.StatusCode, err)
 	}
@@ -333,13 +342,13 @@ func TestTopics(t *testing.T) {
 		t.Fatalf("love %+v", love)
 	}
 	for _, p := range love.Passages {
-		ref, err := corpus.ParseReference(p.Reference.Reference)
+		ref, err := corpus.ParseReference(p.Reference)
 		if err != nil {
 			t.Fatal(err)
 		}
 		vs, _ := env.st.VerseRange(context.Background(), ref.First(), ref.Last())
 		if p.Text != joinText(vs) || p.Translation != "KJV" {
-			t.Errorf("%s: %q", p.Reference.Reference, p.Text)
+			t.Errorf("%s: %q", p.Reference, p.Text)
 		}
 	}
 	for _, slug := range []string{"nope", "LOVE", "..%2F", url.PathEscape("love love")} {
@@ -358,7 +367,7 @@ func TestTopics(t *testing.T) {
 // answer's page.
 func TestSiteAsk(t *testing.T) {
 	env := newQueueEnv(t, Config{SiteAsksPerDay: 2})
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	b := (&siteEnv{srv: env.srv, st: env.st}).browser(t)
 	form := b.get("/ask")
 	wantStatus(t, form, 200)

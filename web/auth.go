@@ -14,6 +14,7 @@ import (
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/apikey"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
 )
 
@@ -100,7 +101,7 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 		Plan:      kp.Account.Plan,
 	})
 	c.Locals(localLogger, logger(c).With(slog.String("keyId", kp.Key.ID), slog.Int64("accountId", kp.Account.ID)))
-	c.SetUserContext(WithJobScope(c.UserContext(), "acct"+strconv.FormatInt(kp.Account.ID, 10)))
+	c.SetUserContext(jobs.WithScope(c.UserContext(), "acct"+strconv.FormatInt(kp.Account.ID, 10)))
 	s.touches.touch(kp.Key.ID, kp.Key.LastUsedAt, now)
 	return c.Next()
 }

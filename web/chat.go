@@ -15,11 +15,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
-	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // The website's chat (/chat): a visitor converses in turns, each reply a
@@ -122,18 +123,18 @@ func chatSpent(err error) error {
 
 // chatReference is a cited passage in a chat reply, with its reader link.
 type chatReference struct {
-	worker.PassageRef
+	api.CitedPassage
 	ReaderURL string `json:"readerUrl"`
 }
 
 // chatReply is one reply as the chat's JSON and pages show it.
 type chatReply struct {
-	ID         string             `json:"id"`
-	Answer     string             `json:"answer"`
-	Summary    string             `json:"summary"`
-	References []chatReference    `json:"references"`
-	Topics     []worker.TopicLink `json:"topics"`
-	ReportURL  string             `json:"reportUrl"`
+	ID         string          `json:"id"`
+	Answer     string          `json:"answer"`
+	Summary    string          `json:"summary"`
+	References []chatReference `json:"references"`
+	Topics     []api.TopicLink `json:"topics"`
+	ReportURL  string          `json:"reportUrl"`
 }
 
 // chatMessageResponse is the body of POST /chat/messages (JSON), and the
@@ -212,16 +213,16 @@ func (s *Server) loadChat(c *fiber.Ctx, visitor, id string, page chatPageData) (
 // storedReply is a stored turn's reply, its passages read from verses.
 func (s *Server) storedReply(ctx context.Context, t store.ChatTurn) (chatReply, error) {
 	r := chatReply{ID: t.ID, Answer: t.Answer, Summary: t.Summary, References: []chatReference{},
-		Topics: []worker.TopicLink{}, ReportURL: reportURL("message", t.ID)}
+		Topics: []api.TopicLink{}, ReportURL: reportURL("message", t.ID)}
 	for _, ref := range t.Refs {
 		p, err := s.passage(ctx, ref)
 		if err != nil {
 			return r, err
 		}
-		r.References = append(r.References, chatReference{PassageRef: p, ReaderURL: readerURL(p.Reference.Reference)})
+		r.References = append(r.References, chatReference{CitedPassage: p, ReaderURL: readerURL(p.Reference)})
 	}
 	for _, tp := range t.Topics {
-		r.Topics = append(r.Topics, worker.TopicLink{Slug: tp.Slug, Title: tp.Title, URL: "/topics/" + tp.Slug})
+		r.Topics = append(r.Topics, api.TopicLink{Slug: tp.Slug, Title: tp.Title, URL: "/topics/" + tp.Slug})
 	}
 	return r, nil
 }
@@ -276,7 +277,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 		return formError(fiber.StatusBadRequest, selah.Errorf(selah.EINVALID, "The message is %d characters long; the limit is %d.", n, MaxQuestionLength))
 	}
 
-	args := tasks.AskArgs{Question: msg, MaxReferences: DefaultMaxReferences, Offline: true, Source: tasks.SourceChat}
+	args := jobs.AskArgs{Question: msg, MaxReferences: DefaultMaxReferences, Offline: true, Source: jobs.SourceChat}
 	if convID != "" {
 		conv, err := s.store.ConversationOf(c.UserContext(), visitor, convID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -293,7 +294,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 			return err
 		}
 		for _, t := range conv.Turns[max(0, len(conv.Turns)-pipeline.MaxContextTurns):] {
-			turn := tasks.Turn{Question: t.Question}
+			turn := jobs.Turn{Question: t.Question}
 			for _, r := range t.Refs {
 				turn.References = append(turn.References, r.Reference)
 			}
@@ -366,7 +367,7 @@ type chatTurnJob struct {
 	s         *Server
 	visitor   string
 	convID    string
-	args      tasks.AskArgs
+	args      jobs.AskArgs
 	taken     limits.Count
 	requestID string
 	log       *slog.Logger
@@ -388,21 +389,21 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 			}
 		}
 	}()
-	body, err := Run(ctx, j.s.queue, j.requestID, j.args, j.s.cfg.AskTimeout)
+	body, err := jobs.Call(ctx, j.s.queue, j.requestID, j.args, j.s.cfg.AskTimeout)
 	if err != nil {
 		return res, err
 	}
-	var ans worker.AskResponse
+	var ans jobs.AskResult
 	if err := json.Unmarshal(body, &ans); err != nil {
 		return res, fmt.Errorf("web: chat result: %w", err)
 	}
 	turn := store.ChatTurn{Question: j.args.Question, Answer: ans.Answer, Summary: ans.Summary, Generator: ans.Generator}
 	for _, r := range ans.References {
-		ids := r.VerseIDs()
-		if len(ids) == 0 {
-			return res, fmt.Errorf("web: chat result: reference %q", r.Reference.Reference)
+		ref, err := corpus.ParseReference(r.Reference)
+		if err != nil {
+			return res, fmt.Errorf("web: chat result: reference %q: %w", r.Reference, err)
 		}
-		turn.Refs = append(turn.Refs, store.AnswerRef{Reference: r.Reference.Reference, First: ids[0], Last: ids[len(ids)-1]})
+		turn.Refs = append(turn.Refs, store.AnswerRef{Reference: r.Reference, First: ref.First(), Last: ref.Last()})
 	}
 	for _, t := range ans.Topics {
 		turn.Topics = append(turn.Topics, store.AnswerTopic{Slug: t.Slug, Title: t.Title})
@@ -418,12 +419,12 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 	}
 	res.ConversationID, res.seq = convID, stored.Seq
 	res.Reply = chatReply{ID: stored.ID, Answer: ans.Answer, Summary: ans.Summary, References: []chatReference{},
-		Topics: []worker.TopicLink{}, ReportURL: reportURL("message", stored.ID)}
+		Topics: []api.TopicLink{}, ReportURL: reportURL("message", stored.ID)}
 	for _, r := range ans.References {
-		res.Reply.References = append(res.Reply.References, chatReference{PassageRef: r, ReaderURL: readerURL(r.Reference.Reference)})
+		res.Reply.References = append(res.Reply.References, chatReference{CitedPassage: r, ReaderURL: readerURL(r.Reference)})
 	}
 	for _, t := range ans.Topics {
-		res.Reply.Topics = append(res.Reply.Topics, worker.TopicLink{Slug: t.Slug, Title: t.Title, URL: "/topics/" + t.Slug})
+		res.Reply.Topics = append(res.Reply.Topics, api.TopicLink{Slug: t.Slug, Title: t.Title, URL: "/topics/" + t.Slug})
 	}
 	res.Remaining = j.taken.Remaining
 	return res, nil

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // TestContractEveryOperation calls every operation of openapi.yaml with
@@ -25,8 +25,8 @@ import (
 // the hook judges the rest.
 func TestContractEveryOperation(t *testing.T) {
 	env := newQueueEnv(t, Config{})
-	env.startWorkerFor(t, tasks.QueueSearch, env.searcher(t))
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueSearch, env.searcher(t))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	waitWorkers(t, env.srv)
 	live := env.keyOf(t, store.PlanInternal, false)
 	test := env.keyOf(t, store.PlanInternal, true)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
 )
@@ -97,7 +98,7 @@ func TestHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h web.HealthResponse
+	var h api.HealthResponse
 	json.NewDecoder(res.Body).Decode(&h)
 	if res.StatusCode != 200 || h.Status != "ok" || h.Corpus == nil || h.Corpus.Verses != 31102 || h.Corpus.Translation != "KJV" {
 		t.Fatalf("health = %d %+v", res.StatusCode, h)
@@ -111,7 +112,7 @@ func TestHealth(t *testing.T) {
 	// Redis down: same shape, 503, naming what is down.
 	rc.Close()
 	res, _ = srv.App().Test(httptest.NewRequest("GET", "/api/v1/health", nil), -1)
-	h = web.HealthResponse{}
+	h = api.HealthResponse{}
 	json.NewDecoder(res.Body).Decode(&h)
 	if res.StatusCode != 503 || h.Status != "degraded" || h.Checks["redis"].Status != "down" || h.Checks["postgres"].Status != "ok" {
 		t.Fatalf("health with redis down = %d %+v", res.StatusCode, h)

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah/api"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // apiDo sends one API request with key and returns the response and its
@@ -120,7 +121,7 @@ func TestBooks(t *testing.T) {
 	key := env.key(t, store.PlanDeveloper)
 	res, body := apiDo(t, env.srv, "GET", "/api/v1/books", key, "")
 	wantAPIStatus(t, res, body, 200)
-	var got BooksResponse
+	var got api.BooksResponse
 	decodeInto(t, body, &got)
 	if got.Count != 66 || len(got.Books) != 66 {
 		t.Fatalf("%d books", len(got.Books))
@@ -168,7 +169,7 @@ func TestVerifyEndpoint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res, body := apiDo(t, env.srv, "POST", "/api/v1/verify", key, tc.body)
 			wantAPIStatus(t, res, body, 200)
-			var got VerifyResponse
+			var got api.VerifyResponse
 			decodeInto(t, body, &got)
 			if got.Match != tc.match {
 				t.Errorf("match = %s, want %s", got.Match, tc.match)
@@ -226,7 +227,7 @@ func TestReferencesEndpoint(t *testing.T) {
 	b, _ := json.Marshal(map[string]string{"text": text})
 	res, body := apiDo(t, env.srv, "POST", "/api/v1/references", key, string(b))
 	wantAPIStatus(t, res, body, 200)
-	var got ReferencesResponse
+	var got api.ReferencesResponse
 	decodeInto(t, body, &got)
 	want := []string{"John 3:16-18", "1 Corinthians 13:4-7", "Psalms 23"}
 	if len(got.References) != len(want) {
@@ -302,9 +303,9 @@ func TestUsageEndpoint(t *testing.T) {
 	wantAPIStatus(t, res, body, 200)
 	res, body = apiDo(t, env.srv, "GET", "/api/v1/usage", key, "")
 	wantAPIStatus(t, res, body, 200)
-	var u UsageResponse
+	var u api.UsageResponse
 	decodeInto(t, body, &u)
-	check := func(name string, lu LimitUsage, limit, remaining int) {
+	check := func(name string, lu api.LimitUsage, limit, remaining int) {
 		t.Helper()
 		if lu.Limit == nil || *lu.Limit != limit || lu.Remaining == nil || *lu.Remaining != remaining {
 			t.Errorf("%s = %+v, want limit %d remaining %d", name, lu, limit, remaining)
@@ -415,7 +416,7 @@ func TestSiteRoughEdges(t *testing.T) {
 func TestTopicAskAbout(t *testing.T) {
 	t.Parallel()
 	env := newQueueEnv(t, Config{})
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	b := (&siteEnv{srv: env.srv, st: env.st}).browser(t)
 	p := b.get("/topics/anxiety")
 	wantStatus(t, p, http.StatusOK)

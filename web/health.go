@@ -11,33 +11,17 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/selahdev/selah/api"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
-// Check is the state of one dependency.
-type Check struct {
-	Status    string  `json:"status"` // "ok" or "down"
-	LatencyMS float64 `json:"latencyMs"`
-	Error     string  `json:"error,omitempty"`
-}
-
-// HealthResponse is the body of GET /health.
-type HealthResponse struct {
-	Status    string             `json:"status"` // "ok" or "degraded"
-	Version   string             `json:"version"`
-	Time      string             `json:"time"`
-	Checks    map[string]Check   `json:"checks"`
-	Corpus    *store.CorpusFacts `json:"corpus"`
-	RequestID string             `json:"requestId"`
-}
-
-func timed(ctx context.Context, f func(context.Context) error) Check {
+func timed(ctx context.Context, f func(context.Context) error) api.Check {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	start := time.Now()
 	err := f(ctx)
-	c := Check{Status: "ok", LatencyMS: float64(time.Since(start).Microseconds()) / 1000}
+	c := api.Check{Status: "ok", LatencyMS: float64(time.Since(start).Microseconds()) / 1000}
 	if err != nil {
 		// The message names the dependency, not its address or credentials.
 		c.Status, c.Error = "down", "unreachable"
@@ -49,8 +33,8 @@ func timed(ctx context.Context, f func(context.Context) error) Check {
 // up, 503 with the same shape otherwise.
 func (s *Server) health(c *fiber.Ctx) error {
 	ctx := c.UserContext()
-	res := HealthResponse{Status: "ok", Version: s.cfg.Version, Time: time.Now().UTC().Format(time.RFC3339),
-		Checks: map[string]Check{}, RequestID: RequestID(c)}
+	res := api.HealthResponse{Status: "ok", Version: s.cfg.Version, Time: time.Now().UTC().Truncate(time.Second),
+		Checks: map[string]api.Check{}, RequestID: RequestID(c)}
 	res.Checks["postgres"] = timed(ctx, s.store.Ping)
 	res.Checks["redis"] = timed(ctx, func(ctx context.Context) error { return s.redis.Ping(ctx).Err() })
 	if res.Checks["postgres"].Status == "ok" {
@@ -60,9 +44,10 @@ func (s *Server) health(c *fiber.Ctx) error {
 			return err
 		})
 		if chk.Status == "ok" {
-			res.Corpus = &facts
+			corpus := api.CorpusFacts(facts)
+			res.Corpus = &corpus
 			if facts.Verses == 0 {
-				chk = Check{Status: "down", Error: "corpus not ingested"}
+				chk = api.Check{Status: "down", Error: "corpus not ingested"}
 			}
 		}
 		res.Checks["corpus"] = chk
@@ -80,8 +65,8 @@ func (s *Server) health(c *fiber.Ctx) error {
 // (OpsHandler). The public port answers with Status alone: which
 // dependency is down, and how fast each answers, is for operators.
 type ReadyResponse struct {
-	Status string           `json:"status"` // "ready" or "not_ready"
-	Checks map[string]Check `json:"checks,omitempty"`
+	Status string               `json:"status"` // "ready" or "not_ready"
+	Checks map[string]api.Check `json:"checks,omitempty"`
 }
 
 // livez answers 200 while the process can serve at all; orchestrators
@@ -104,18 +89,18 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 // (without them search and ask would only give 503s). Otherwise 503, so a
 // load balancer takes it out of rotation.
 func (s *Server) readiness(ctx context.Context) (ReadyResponse, int) {
-	res := ReadyResponse{Status: "ready", Checks: map[string]Check{}}
+	res := ReadyResponse{Status: "ready", Checks: map[string]api.Check{}}
 	if s.draining.Load() {
-		res.Checks["draining"] = Check{Status: "down", Error: "shutting down"}
+		res.Checks["draining"] = api.Check{Status: "down", Error: "shutting down"}
 	}
 	res.Checks["postgres"] = timed(ctx, s.store.Ping)
 	res.Checks["redis"] = timed(ctx, func(ctx context.Context) error { return s.redis.Ping(ctx).Err() })
-	for _, q := range []string{tasks.QueueSearch, tasks.QueueAsk} {
+	for _, q := range []string{jobs.QueueSearch, jobs.QueueAsk} {
 		res.Checks["workers:"+q] = timed(ctx, func(ctx context.Context) error {
 			if s.queue == nil {
 				return errNoWorkers
 			}
-			alive, err := s.queue.workersAlive(ctx, q)
+			alive, err := s.queue.WorkersAlive(ctx, q)
 			if err == nil && !alive {
 				err = errNoWorkers
 			}

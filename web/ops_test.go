@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // TestOperations: the metrics a team watches are exported on the
@@ -25,7 +25,7 @@ func TestOperations(t *testing.T) {
 	env := newQueueEnv(t, Config{})
 	env.srv.log = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	w := env.startWorker(t, env.searcher(t))
-	env.startWorkerFor(t, tasks.QueueAsk, env.asker(t, nil))
+	env.startWorkerFor(t, jobs.QueueAsk, env.asker(t, nil))
 	key := env.key(t, store.PlanFree)
 
 	if res := send(t, env.srv, apiRequest("GET", "/livez", "")); res.StatusCode != 200 {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
+	"github.com/selahdev/selah/api"
+	"github.com/selahdev/selah/jobs"
 )
 
 // BenchmarkQueueRoundTrip is what the facade itself costs: enqueue a
@@ -15,13 +15,13 @@ import (
 func BenchmarkQueueRoundTrip(b *testing.B) {
 	env := newQueueEnv(b, Config{})
 	env.startWorker(b, func(ctx context.Context, id string, p []byte) (any, error) {
-		return worker.SearchResponse{RequestID: id, Results: []worker.SearchResult{}}, nil
+		return api.SearchResponse{RequestID: id, Results: []api.SearchResult{}}, nil
 	})
 	ctx := context.Background()
-	args := tasks.SearchArgs{Query: "grace", Limit: 10}
+	args := jobs.SearchArgs{Query: "grace", Limit: 10}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Run(ctx, env.q, newRequestID(), args, env.srv.cfg.SearchTimeout); err != nil {
+		if _, err := jobs.Call(ctx, env.q, newRequestID(), args, env.srv.cfg.SearchTimeout); err != nil {
 			b.Fatal(err)
 		}
 	}

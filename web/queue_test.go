@@ -17,11 +17,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // queueEnv is a web server with its job facade on a real Redis, and a
@@ -29,7 +30,7 @@ import (
 type queueEnv struct {
 	st  *store.Store
 	rc  *redis.Client
-	q   *Queue
+	q   *jobs.Client
 	srv *Server
 	log *slog.Logger
 }
@@ -45,7 +46,7 @@ func newQueueEnvAt(t testing.TB, cfg Config, now func() time.Time) *queueEnv {
 	t.Helper()
 	env := &queueEnv{st: storetest.NewCorpusStore(t), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	_, env.rc = storetest.NewRedis(t)
-	q, err := NewQueue(context.Background(), env.rc, QueueConfig{}, env.log)
+	q, err := jobs.NewClient(context.Background(), env.rc, jobs.Config{}, env.log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func newQueueEnvAt(t testing.TB, cfg Config, now func() time.Time) *queueEnv {
 // process would have, serving search jobs with h.
 func (env *queueEnv) startWorker(t testing.TB, h worker.Handler) *worker.Worker {
 	t.Helper()
-	return env.startWorkerFor(t, tasks.QueueSearch, h)
+	return env.startWorkerFor(t, jobs.QueueSearch, h)
 }
 
 // startWorkerFor starts a worker serving one queue with h.
@@ -131,9 +132,9 @@ func postSearch(key, body, requestID string) *http.Request {
 	return req
 }
 
-func decodeSearch(t testing.TB, res *http.Response) worker.SearchResponse {
+func decodeSearch(t testing.TB, res *http.Response) api.SearchResponse {
 	t.Helper()
-	var out worker.SearchResponse
+	var out api.SearchResponse
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
 		t.Fatal(err)
 	}
@@ -241,14 +242,14 @@ func TestSlowJobTimesOut(t *testing.T) {
 	env := newQueueEnv(t, Config{SearchTimeout: 300 * time.Millisecond})
 	release := make(chan struct{})
 	env.startWorker(t, func(ctx context.Context, id string, p []byte) (any, error) {
-		args, err := tasks.DecodeArgs[tasks.SearchArgs](p)
+		args, err := jobs.DecodeArgs[jobs.SearchArgs](p)
 		if err != nil {
 			return nil, err
 		}
 		if args.Query == "slow" {
 			<-release // ignores ctx: the worst case, a job that will not stop
 		}
-		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []worker.SearchResult{}}, nil
+		return api.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []api.SearchResult{}}, nil
 	})
 	key := env.key(t, store.PlanInternal)
 
@@ -286,10 +287,7 @@ func TestSlowJobTimesOut(t *testing.T) {
 		}
 		break
 	}
-	env.q.mu.Lock()
-	n := len(env.q.waiters)
-	env.q.mu.Unlock()
-	if n != 0 {
+	if n := env.q.Waiting(); n != 0 {
 		t.Fatalf("%d waiters left behind", n)
 	}
 }
@@ -366,7 +364,7 @@ func TestSearchCountsAgainstLimits(t *testing.T) {
 // started and then block, ignoring their context, until release is closed.
 func blockingSearch(started chan<- string, release <-chan struct{}) worker.Handler {
 	return func(ctx context.Context, id string, p []byte) (any, error) {
-		args, err := tasks.DecodeArgs[tasks.SearchArgs](p)
+		args, err := jobs.DecodeArgs[jobs.SearchArgs](p)
 		if err != nil {
 			return nil, err
 		}
@@ -374,7 +372,7 @@ func blockingSearch(started chan<- string, release <-chan struct{}) worker.Handl
 			started <- args.Query
 			<-release
 		}
-		return worker.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []worker.SearchResult{}}, nil
+		return api.SearchResponse{Query: args.Query, RequestID: id, Strategy: "test", Results: []api.SearchResult{}}, nil
 	}
 }
 
@@ -402,7 +400,7 @@ func TestJobsFailWhenTheirWorkersStop(t *testing.T) {
 	search("slow three")
 	insp := asynq.NewInspectorFromRedisClient(env.rc)
 	for i := 0; ; i++ {
-		info, err := insp.GetQueueInfo(tasks.QueueSearch)
+		info, err := insp.GetQueueInfo(jobs.QueueSearch)
 		if err == nil && info.Pending == 1 {
 			break
 		}
@@ -420,7 +418,7 @@ func TestJobsFailWhenTheirWorkersStop(t *testing.T) {
 		}
 		checkRetryAfter(t, res, 1, 30)
 	}
-	info, err := insp.GetQueueInfo(tasks.QueueSearch)
+	info, err := insp.GetQueueInfo(jobs.QueueSearch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,30 +465,5 @@ func TestResultSubscriptionLost(t *testing.T) {
 			t.Fatalf("search after the subscription broke: %d %+v", res.StatusCode, e)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func TestQueueConfigValidate(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		cfg  QueueConfig
-		ok   bool
-	}{
-		{"defaults", QueueConfig{}, true},
-		{"fast watch", QueueConfig{WatchEvery: 10 * time.Millisecond, LostAfter: 50 * time.Millisecond}, true},
-		{"watch too fast", QueueConfig{WatchEvery: time.Millisecond}, false},
-		{"watch too slow", QueueConfig{WatchEvery: 2 * time.Minute}, false},
-		{"negative grace", QueueConfig{LostAfter: -time.Second}, false},
-		{"grace too long", QueueConfig{LostAfter: time.Hour}, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			err := c.cfg.WithDefaults().validate()
-			if (err == nil) != c.ok {
-				t.Fatalf("validate = %v, want ok %v", err, c.ok)
-			}
-			if err != nil && !strings.Contains(err.Error(), "Every") && !strings.Contains(err.Error(), "LostAfter") {
-				t.Fatalf("error %q does not name the field", err)
-			}
-		})
 	}
 }

@@ -6,59 +6,21 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // MaxPassageVerses caps one /scripture response. The longest chapter
 // (Psalm 119) has 176 verses, so any whole chapter fits.
 const MaxPassageVerses = 200
 
-// VerseJSON is one verse in API responses.
-type VerseJSON struct {
-	Reference string `json:"reference"`
-	Book      string `json:"book"`
-	Chapter   int    `json:"chapter"`
-	Verse     int    `json:"verse"`
-	Text      string `json:"text"`
-	Title     string `json:"title,omitempty"`
-}
-
-// BookJSON describes the book of a passage.
-type BookJSON struct {
-	Number    int    `json:"number"`
-	Name      string `json:"name"`
-	OSIS      string `json:"osis"`
-	Testament string `json:"testament"`
-	Chapters  int    `json:"chapters"`
-}
-
-// ChapterLink points to a neighbouring chapter.
-type ChapterLink struct {
-	Reference string `json:"reference"`
-	URL       string `json:"url"`
-}
-
-// PassageResponse is the body of GET /scripture.
-type PassageResponse struct {
-	Reference   string       `json:"reference"`
-	Translation string       `json:"translation"`
-	Book        BookJSON     `json:"book"`
-	Verses      []VerseJSON  `json:"verses"`
-	Text        string       `json:"text"`
-	VerseCount  int          `json:"verseCount"`
-	Previous    *ChapterLink `json:"previous"`
-	Next        *ChapterLink `json:"next"`
-	RequestID   string       `json:"requestId"`
-}
-
-func verseJSON(v corpus.Verse) VerseJSON {
-	return VerseJSON{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number, Text: v.Text, Title: v.Title}
+func verseJSON(v corpus.Verse) api.Verse {
+	return api.Verse{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number, Text: v.Text, Title: v.Title}
 }
 
 // chapterLink returns the chapter delta chapters away from book b chapter
 // ch, crossing book boundaries, or nil past either end of the canon.
-func chapterLink(b corpus.Book, ch, delta int) *ChapterLink {
+func chapterLink(b corpus.Book, ch, delta int) *api.ChapterLink {
 	ch += delta
 	for ch < 1 || ch > b.Chapters() {
 		nb, ok := corpus.BookByNumber(b.Number + delta)
@@ -73,7 +35,7 @@ func chapterLink(b corpus.Book, ch, delta int) *ChapterLink {
 		}
 	}
 	ref := corpus.Reference{Book: b, StartChapter: ch, StartVerse: 1, EndChapter: ch, EndVerse: b.Verses(ch)}.String()
-	return &ChapterLink{Reference: ref, URL: tasks.ScriptureURL(ref)}
+	return &api.ChapterLink{Reference: ref, URL: api.ScriptureURL(ref)}
 }
 
 func joinText(vs []corpus.Verse) string {
@@ -108,12 +70,12 @@ func (s *Server) scripture(c *fiber.Ctx) error {
 	if len(verses) == 0 {
 		return selah.Errorf(selah.EPASSAGENOTFOUND, "%s is not in the corpus.", ref)
 	}
-	res := PassageResponse{
+	res := api.PassageResponse{
 		Reference:   ref.String(),
 		Translation: "KJV",
-		Book: BookJSON{Number: ref.Book.Number, Name: ref.Book.Name, OSIS: ref.Book.OSIS,
+		Book: api.Book{Number: ref.Book.Number, Name: ref.Book.Name, OSIS: ref.Book.OSIS,
 			Testament: string(ref.Book.Testament), Chapters: ref.Book.Chapters()},
-		Verses:     make([]VerseJSON, len(verses)),
+		Verses:     make([]api.Verse, len(verses)),
 		Text:       joinText(verses),
 		VerseCount: len(verses),
 		Previous:   chapterLink(ref.Book, ref.StartChapter, -1),

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 )
@@ -88,7 +89,7 @@ func TestScriptureAgainstDiatheke(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := send(t, env.srv, apiRequest("GET", "/api/v1/scripture?ref="+strings.ReplaceAll(ref, " ", "+"), key))
-		var p PassageResponse
+		var p api.PassageResponse
 		if err := json.NewDecoder(res.Body).Decode(&p); err != nil || res.StatusCode != 200 {
 			t.Fatalf("%s: %d %v", ref, res.StatusCode, err)
 		}
@@ -120,9 +121,9 @@ func TestScriptureAgainstDiatheke(t *testing.T) {
 func TestScripture(t *testing.T) {
 	env := newQueueEnv(t, Config{})
 	key := env.key(t, store.PlanInternal)
-	get := func(ref string) (*http.Response, PassageResponse) {
+	get := func(ref string) (*http.Response, api.PassageResponse) {
 		res := send(t, env.srv, apiRequest("GET", "/api/v1/scripture?ref="+ref, key))
-		var p PassageResponse
+		var p api.PassageResponse
 		if res.StatusCode == 200 {
 			json.NewDecoder(res.Body).Decode(&p)
 		}

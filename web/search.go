@@ -3,7 +3,7 @@ package web
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/selahdev/selah/worker/tasks"
+	"github.com/selahdev/selah/jobs"
 )
 
 // Search request bounds (api-spec section 8).
@@ -32,7 +32,7 @@ func (s *Server) search(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := Run(c.UserContext(), s.queue, RequestID(c), tasks.SearchArgs{Query: q, Limit: limit}, s.cfg.SearchTimeout)
+	body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), jobs.SearchArgs{Query: q, Limit: limit}, s.cfg.SearchTimeout)
 	if err != nil {
 		return err
 	}

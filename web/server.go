@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah/email"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
 )
@@ -56,7 +57,7 @@ type Deps struct {
 	Redis  *redis.Client
 	Logger *slog.Logger
 	// Queue is the job facade for search and ask; nil serves 503 for them.
-	Queue *Queue
+	Queue *jobs.Client
 	// Gatherers are extra metrics served at OpsHandler's /metrics (the
 	// worker's, when one runs in this process).
 	Gatherers []prometheus.Gatherer
@@ -76,7 +77,7 @@ type Server struct {
 	log     *slog.Logger
 	app     *fiber.App
 	metrics *metrics
-	queue   *Queue
+	queue   *jobs.Client
 	now     func() time.Time
 	text    passageSource  // KJV text and its edition, see cache.go
 	keys    *keyCache      // API key lookups, see auth.go

@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/store"
 )
 
@@ -308,7 +309,7 @@ type keysPage struct {
 	Notice  string
 	Plan    string
 	MaxKeys int
-	Usage   *UsageResponse // the limits and what is left, as GET /api/v1/usage gives them
+	Usage   *api.UsageResponse // the limits and what is left, as GET /api/v1/usage gives them
 }
 
 func (s *Server) keysPage(c *fiber.Ctx) error {

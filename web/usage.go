@@ -5,57 +5,34 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
 )
 
-// LimitUsage is one limit of the plan and where the account stands. Limit
-// and Remaining are null when the plan does not have the limit.
-type LimitUsage struct {
-	Limit     *int `json:"limit"`
-	Remaining *int `json:"remaining"`
-	// InUse is, for concurrent requests, how many are in progress.
-	InUse *int `json:"inUse,omitempty"`
-	// ResetAt is when the limit is whole again: the full burst of the
-	// per-minute limit, the next UTC day or month of a quota. ResetSeconds
-	// is the same, in whole seconds from now, rounded up.
-	ResetAt      *time.Time `json:"resetAt,omitempty"`
-	ResetSeconds *int       `json:"resetSeconds,omitempty"`
-}
-
-// UsageResponse is the body of GET /usage.
-type UsageResponse struct {
-	Plan               string     `json:"plan"`
-	RequestsPerMinute  LimitUsage `json:"requestsPerMinute"`
-	ConcurrentRequests LimitUsage `json:"concurrentRequests"`
-	AsksToday          LimitUsage `json:"asksToday"`
-	AsksThisMonth      LimitUsage `json:"asksThisMonth"`
-	RequestID          string     `json:"requestId"`
-}
-
 // usageOf reads the account's standing against plan p.
-func (s *Server) usageOf(c *fiber.Ctx, accountID int64, p store.Plan) (UsageResponse, error) {
+func (s *Server) usageOf(c *fiber.Ctx, accountID int64, p store.Plan) (api.UsageResponse, error) {
 	l := planLimits(p)
 	u, err := s.limits.Usage(c.UserContext(), accountID, l)
 	if err != nil {
-		return UsageResponse{}, limitsUnavailable(c, err)
+		return api.UsageResponse{}, limitsUnavailable(c, err)
 	}
 	now := s.now()
 	intp := func(n int) *int { return &n }
-	limited := func(limit, remaining int) LimitUsage {
+	limited := func(limit, remaining int) api.LimitUsage {
 		if limit == limits.Unlimited || limit < 0 {
-			return LimitUsage{}
+			return api.LimitUsage{}
 		}
-		return LimitUsage{Limit: intp(limit), Remaining: intp(max(remaining, 0))}
+		return api.LimitUsage{Limit: intp(limit), Remaining: intp(max(remaining, 0))}
 	}
-	until := func(lu LimitUsage, t time.Time) LimitUsage {
+	until := func(lu api.LimitUsage, t time.Time) api.LimitUsage {
 		if lu.Limit != nil {
 			t = t.UTC().Truncate(time.Second)
 			lu.ResetAt, lu.ResetSeconds = &t, intp(int(max(t.Sub(now)+time.Second-1, 0)/time.Second))
 		}
 		return lu
 	}
-	res := UsageResponse{Plan: p.Name}
+	res := api.UsageResponse{Plan: p.Name}
 	res.RequestsPerMinute = limited(u.Rate.Limit, u.Rate.Remaining)
 	if res.RequestsPerMinute.Limit != nil {
 		secs := u.Rate.ResetSeconds()

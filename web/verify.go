@@ -10,9 +10,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/verify"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // MaxQuoteLength bounds the quote of POST /verify (Unicode code points):
@@ -22,23 +22,6 @@ const MaxQuoteLength = 2000
 type verifyRequest struct {
 	Quote     *string `json:"quote"`
 	Reference *string `json:"reference"`
-}
-
-// VerifyResponse is the body of POST /verify.
-type VerifyResponse struct {
-	Quote string `json:"quote"`
-	// Match is exact, normalized, partial or none (see corpus/verify).
-	Match string `json:"match"`
-	// Reference, Text and URL are where the quote is found; null for none.
-	Reference *string `json:"reference"`
-	Text      *string `json:"text"`
-	URL       *string `json:"url"`
-	// ClaimedReference is the reference sent, canonical; ClaimedHolds
-	// whether the quote is found there. Both null when none was sent.
-	ClaimedReference *string `json:"claimedReference"`
-	ClaimedHolds     *bool   `json:"claimedHolds"`
-	Similarity       float64 `json:"similarity"`
-	RequestID        string  `json:"requestId"`
 }
 
 // verifier holds the quote index, built from the database once.
@@ -109,9 +92,9 @@ func (s *Server) verifyQuote(c *fiber.Ctx) error {
 		return fmt.Errorf("web: verify: %w", err)
 	}
 	r := ix.Verify(quote, claimed)
-	res := VerifyResponse{Quote: quote, Match: string(r.Level), Similarity: r.Similarity, RequestID: RequestID(c)}
+	res := api.VerifyResponse{Quote: quote, Match: string(r.Level), Similarity: r.Similarity, RequestID: RequestID(c)}
 	if r.Level != verify.None {
-		ref, text, url := r.Found.String(), r.Text, tasks.ScriptureURL(r.Found.String())
+		ref, text, url := r.Found.String(), r.Text, api.ScriptureURL(r.Found.String())
 		res.Reference, res.Text, res.URL = &ref, &text, &url
 	}
 	if claimed != nil {

@@ -5,36 +5,12 @@ import (
 	"fmt"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
-
-// SearchResult is one verse found by /search.
-type SearchResult struct {
-	Reference   string  `json:"reference"`
-	Book        string  `json:"book"`
-	Chapter     int     `json:"chapter"`
-	Verse       int     `json:"verse"`
-	Text        string  `json:"text"`
-	Translation string  `json:"translation"`
-	Score       float64 `json:"score"`
-}
-
-// SearchResponse is the body of POST /search.
-type SearchResponse struct {
-	Query    string `json:"query"`
-	Strategy string `json:"strategy"`
-	Embedder string `json:"embedder"`
-	// Confidence is the calibrated probability that the best result
-	// answers the query, comparable across queries; Weak is set when it is
-	// too low for the result to be trusted (or nothing was found).
-	Confidence float64        `json:"confidence"`
-	Weak       bool           `json:"weak"`
-	Results    []SearchResult `json:"results"`
-	RequestID  string         `json:"requestId"`
-}
 
 // Searcher runs search jobs.
 type Searcher struct {
@@ -42,20 +18,21 @@ type Searcher struct {
 	Retriever *pipeline.Retriever
 }
 
-func result(v corpus.Verse, score float64) SearchResult {
-	return SearchResult{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number,
-		Text: v.Text, Translation: "KJV", Score: score}
+func result(v corpus.Verse, score float64) api.SearchResult {
+	return api.SearchResult{Reference: v.ID.String(), Book: v.Book.Name, Chapter: v.Chapter, Verse: v.Number,
+		Text: v.Text, Translation: api.KJV, Score: score}
 }
 
-// Handle is the worker.Handler of search jobs. A query that is itself a
+// Handle is the worker.Handler of search jobs; its body is an
+// api.SearchResponse. A query that is itself a
 // reference returns that passage first, then what retrieval finds.
 func (s *Searcher) Handle(ctx context.Context, requestID string, payload []byte) (any, error) {
-	args, err := tasks.DecodeArgs[tasks.SearchArgs](payload)
+	args, err := jobs.DecodeArgs[jobs.SearchArgs](payload)
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
-	res := SearchResponse{Query: args.Query, Embedder: s.Retriever.EmbedderName(),
-		Results: []SearchResult{}, RequestID: requestID}
+	res := api.SearchResponse{Query: args.Query, Embedder: s.Retriever.EmbedderName(),
+		Results: []api.SearchResult{}, RequestID: requestID}
 	seen := map[corpus.VerseID]bool{}
 	isRef := false
 	if ref, err := corpus.ParseReference(args.Query); err == nil {

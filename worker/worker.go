@@ -20,8 +20,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
 // Config holds worker settings. Zero values are usable defaults.
@@ -73,7 +73,7 @@ func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
 		cfg.ShutdownTimeout = 25 * time.Second
 	}
 	if len(cfg.Queues) == 0 {
-		cfg.Queues = []string{tasks.QueueSearch, tasks.QueueAsk}
+		cfg.Queues = []string{jobs.QueueSearch, jobs.QueueAsk}
 	}
 	queues := map[string]int{}
 	for _, q := range cfg.Queues {
@@ -106,7 +106,7 @@ func (w *Worker) Handle(kind string, h Handler) {
 }
 
 func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
-	env, args, err := tasks.DecodeHeader(t.Payload())
+	env, args, err := jobs.DecodeHeader(t.Payload())
 	if err != nil {
 		w.log.Error("malformed job", slog.String("type", t.Type()), slog.String("error", err.Error()))
 		return fmt.Errorf("worker: malformed %s job: %w", t.Type(), asynq.SkipRetry)
@@ -148,7 +148,7 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	if err != nil && selah.ErrorCode(err) == selah.EINTERNAL {
 		log.Error("job failed", slog.String("error", err.Error()))
 	}
-	res := tasks.NewResult(env, body, err)
+	res := jobs.NewResult(env, body, err)
 	b, merr := json.Marshal(res)
 	if merr != nil {
 		return fmt.Errorf("worker: encode result: %w", merr)
@@ -177,7 +177,7 @@ func (w *Worker) Start(ctx context.Context) error {
 	w.stopBeat, w.beatDone = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(w.beatDone)
-		t := time.NewTicker(tasks.HeartbeatEvery)
+		t := time.NewTicker(jobs.HeartbeatEvery)
 		defer t.Stop()
 		for {
 			select {
@@ -198,12 +198,12 @@ func (w *Worker) Start(ctx context.Context) error {
 func (w *Worker) beat(ctx context.Context) error {
 	w.beatMu.Lock()
 	defer w.beatMu.Unlock()
-	exp := float64(time.Now().Add(tasks.HeartbeatTTL).UnixMilli())
+	exp := float64(time.Now().Add(jobs.HeartbeatTTL).UnixMilli())
 	old := strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)
-	keys := []string{tasks.ProcessesKey}
+	keys := []string{jobs.ProcessesKey}
 	if !w.stopping.Load() {
 		for _, q := range w.cfg.Queues {
-			keys = append(keys, tasks.WorkersKey(q))
+			keys = append(keys, jobs.WorkersKey(q))
 		}
 	}
 	pipe := w.rdb.Pipeline()
@@ -233,7 +233,7 @@ func (w *Worker) shutdown() {
 	w.beatMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	for _, q := range w.cfg.Queues {
-		w.rdb.ZRem(ctx, tasks.WorkersKey(q), w.id)
+		w.rdb.ZRem(ctx, jobs.WorkersKey(q), w.id)
 	}
 	cancel()
 	w.srv.Shutdown()
@@ -243,7 +243,7 @@ func (w *Worker) shutdown() {
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	w.rdb.ZRem(ctx, tasks.ProcessesKey, w.id)
+	w.rdb.ZRem(ctx, jobs.ProcessesKey, w.id)
 }
 
 // asynqLogger routes asynq's logs into slog.

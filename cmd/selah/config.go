@@ -41,7 +41,7 @@ type config struct {
 	SearchTimeout time.Duration
 	AskTimeout    time.Duration
 	// JobWatchInterval and JobLostAfter tune how a waiting call notices a
-	// job that cannot finish (web.QueueConfig).
+	// job that cannot finish (jobs.Config).
 	JobWatchInterval, JobLostAfter time.Duration
 	// The website chat's quotas and the report throttle (web.Config).
 	ChatPerDay, ChatPerAddressPerDay, ReportsPerHour int
@@ -151,7 +151,7 @@ func (c *config) bindHTTP(cmd *cobra.Command) {
 		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
 	fromEnv(f, "ask-timeout", "ASK_TIMEOUT")
 	f.DurationVar(&c.JobWatchInterval, "job-watch-interval", 0,
-		"how often a waiting search or ask looks at its job and its worker (env JOB_WATCH_INTERVAL; default 1s, see web.QueueConfig)")
+		"how often a waiting search or ask looks at its job and its worker (env JOB_WATCH_INTERVAL; default 1s, see jobs.Config)")
 	fromEnv(f, "job-watch-interval", "JOB_WATCH_INTERVAL")
 	f.DurationVar(&c.JobLostAfter, "job-lost-after", 0,
 		"how long a job may look lost (its worker dead, no worker for it, its result gone) before the caller gets 503 (env JOB_LOST_AFTER; default 1s)")

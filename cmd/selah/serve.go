@@ -18,7 +18,7 @@ import (
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
+	"github.com/selahdev/selah/jobs"
 )
 
 // drainDelay is how long a stopping web process keeps serving with /readyz
@@ -153,7 +153,7 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 
 	var srv *web.Server
 	if withWeb {
-		q, err := web.NewQueue(ctx, rc, web.QueueConfig{WatchEvery: cfg.JobWatchInterval, LostAfter: cfg.JobLostAfter}, log)
+		q, err := jobs.NewClient(ctx, rc, jobs.Config{WatchEvery: cfg.JobWatchInterval, LostAfter: cfg.JobLostAfter}, log)
 		if err != nil {
 			return err
 		}
@@ -231,10 +231,10 @@ func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Cl
 	}
 	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency, PollInterval: cfg.PollInterval}, rc, log)
 	r.Observe = wk.Metrics().ObserveStage
-	wk.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
+	wk.Handle(jobs.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
 	a := pipeline.NewAnswerer(st, r, g)
 	a.Observe = wk.Metrics().ObserveStage
-	wk.Handle(tasks.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
+	wk.Handle(jobs.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
 	if err := wk.Start(ctx); err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ import (
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/worker/tasks"
+	"github.com/selahdev/selah/jobs"
 )
 
 // Env is a running deployment.
@@ -57,16 +57,16 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 	// The worker has its own Redis connection, as a separate process would.
 	wrc := redis.NewClient(rc.Options())
 	w := worker.New(worker.Config{Concurrency: 4, ShutdownTimeout: 2 * time.Second}, wrc, log)
-	w.Handle(tasks.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
+	w.Handle(jobs.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
 	// No generator configured: every Ask gets the deterministic extractive
 	// answer, so tests need no network.
-	w.Handle(tasks.QueueAsk, (&worker.Asker{Store: st, Answerer: pipeline.NewAnswerer(st, r, nil)}).Handle)
+	w.Handle(jobs.QueueAsk, (&worker.Asker{Store: st, Answerer: pipeline.NewAnswerer(st, r, nil)}).Handle)
 	if err := w.Start(ctx); err != nil {
 		t.Fatalf("webtest: worker: %v", err)
 	}
 	t.Cleanup(func() { w.Shutdown(); wrc.Close() })
 
-	q, err := web.NewQueue(ctx, rc, web.QueueConfig{}, log)
+	q, err := jobs.NewClient(ctx, rc, jobs.Config{}, log)
 	if err != nil {
 		t.Fatalf("webtest: queue: %v", err)
 	}

@@ -1,4 +1,4 @@
-package web
+package jobs
 
 import (
 	"context"
@@ -18,12 +18,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
-	"github.com/selahdev/selah/worker/tasks"
 )
 
-// QueueConfig tunes how the job facade watches the jobs its callers wait
+// Config tunes how a Client watches the jobs its callers wait
 // for. Zero values are usable defaults (see WithDefaults).
-type QueueConfig struct {
+type Config struct {
 	// WatchEvery is how often each waiting call's job is looked at (its
 	// Asynq state and the liveness of the worker that runs it) and how
 	// long the result subscription may stay quiet before it is pinged
@@ -32,14 +31,14 @@ type QueueConfig struct {
 	// LostAfter is how long a job may look lost before its caller gets 503
 	// instead of waiting for the deadline (default 1s): pending while no
 	// worker serves its queue, running on a worker whose heartbeat has
-	// lapsed (itself tasks.HeartbeatTTL after the last beat), gone without
+	// lapsed (itself HeartbeatTTL after the last beat), gone without
 	// a result, or unreadable because Redis fails. It absorbs a result
 	// still on its way and a single failed look.
 	LostAfter time.Duration
 }
 
 // WithDefaults returns c with zero values replaced by the defaults.
-func (c QueueConfig) WithDefaults() QueueConfig {
+func (c Config) WithDefaults() Config {
 	if c.WatchEvery == 0 {
 		c.WatchEvery = time.Second
 	}
@@ -49,29 +48,29 @@ func (c QueueConfig) WithDefaults() QueueConfig {
 	return c
 }
 
-func (c QueueConfig) validate() error {
+func (c Config) validate() error {
 	switch {
 	case c.WatchEvery < 10*time.Millisecond || c.WatchEvery > time.Minute:
-		return fmt.Errorf("web: queue: WatchEvery %s is outside [10ms, 1m]", c.WatchEvery)
+		return fmt.Errorf("jobs: WatchEvery %s is outside [10ms, 1m]", c.WatchEvery)
 	case c.LostAfter <= 0 || c.LostAfter > time.Minute:
-		return fmt.Errorf("web: queue: LostAfter %s is outside (0, 1m]", c.LostAfter)
+		return fmt.Errorf("jobs: LostAfter %s is outside (0, 1m]", c.LostAfter)
 	}
 	return nil
 }
 
-// Queue is the synchronous facade over Asynq: it enqueues a job and waits
-// for the worker's result. Each web process subscribes once, at start, to
-// its own reply channel; results are routed to waiting requests by reply
-// key. Because the subscription exists before any job is enqueued, a fast
+// Client is the web process's synchronous call over Asynq: it enqueues a
+// job and waits for the worker's result (see Call). Each web process
+// subscribes once, at start, to its own reply channel; results are routed
+// to waiting requests by reply key. Because the subscription exists before any job is enqueued, a fast
 // result cannot be missed, and a result for a request that already left
 // finds no waiter and is dropped.
 //
 // A caller does not wait for its deadline when the job cannot finish: the
-// facade watches every waiting job (see watch) and the subscription (see
+// client watches every waiting job (see watch) and the subscription (see
 // listen), and fails the call with 503 when the job's worker died, no
 // worker serves its queue, or a result could have been lost.
-type Queue struct {
-	cfg      QueueConfig
+type Client struct {
+	cfg      Config
 	rdb      *redis.Client
 	client   *asynq.Client
 	insp     *asynq.Inspector
@@ -96,7 +95,7 @@ type Queue struct {
 
 // waiter is one call waiting for its job's result.
 type waiter struct {
-	ch     chan tasks.Result // buffered: one result or failure, never blocks
+	ch     chan Result // buffered: one result or failure, never blocks
 	queue  string
 	taskID string
 	// enqueued is set once the job is in Asynq: only then is it watched.
@@ -106,19 +105,26 @@ type waiter struct {
 	lostSince time.Time
 }
 
-// Collector exposes the facade's metrics for the server's registry.
-func (q *Queue) Collector() prometheus.Collector { return q.roundTrip }
+// Collector exposes the client's metrics for the server's registry.
+func (q *Client) Collector() prometheus.Collector { return q.roundTrip }
 
-// NewQueue subscribes to the process's reply channel and returns the
-// facade. Close releases it.
-func NewQueue(ctx context.Context, rdb *redis.Client, cfg QueueConfig, log *slog.Logger) (*Queue, error) {
+// Waiting is how many calls are waiting for their results.
+func (q *Client) Waiting() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.waiters)
+}
+
+// NewClient subscribes to the process's reply channel and returns the
+// client. Close releases it.
+func NewClient(ctx context.Context, rdb *redis.Client, cfg Config, log *slog.Logger) (*Client, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	b := make([]byte, 8)
 	rand.Read(b)
-	q := &Queue{
+	q := &Client{
 		cfg:       cfg,
 		rdb:       rdb,
 		client:    asynq.NewClientFromRedisClient(rdb),
@@ -130,7 +136,7 @@ func NewQueue(ctx context.Context, rdb *redis.Client, cfg QueueConfig, log *slog
 		roundTrip: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "selah", Subsystem: "queue", Name: "round_trip_seconds",
 			Help:    "Time from enqueue to the result reaching the web process, by job type and outcome.",
-			Buckets: latencyBuckets,
+			Buckets: roundTripBuckets,
 		}, []string{"type", "outcome"}),
 	}
 	ps, err := q.subscribe(ctx, 5*time.Second)
@@ -146,7 +152,7 @@ func NewQueue(ctx context.Context, rdb *redis.Client, cfg QueueConfig, log *slog
 }
 
 // Close stops receiving results and watching jobs.
-func (q *Queue) Close() error {
+func (q *Client) Close() error {
 	q.cancel()
 	q.mu.Lock()
 	ps := q.pubsub
@@ -161,11 +167,11 @@ func (q *Queue) Close() error {
 
 // subscribe subscribes to the process's reply channel and waits up to
 // timeout for Redis to confirm it.
-func (q *Queue) subscribe(ctx context.Context, timeout time.Duration) (*redis.PubSub, error) {
-	ps := q.rdb.Subscribe(ctx, tasks.ReplyChannel(q.instance))
+func (q *Client) subscribe(ctx context.Context, timeout time.Duration) (*redis.PubSub, error) {
+	ps := q.rdb.Subscribe(ctx, ReplyChannel(q.instance))
 	if _, err := ps.ReceiveTimeout(ctx, timeout); err != nil {
 		ps.Close()
-		return nil, fmt.Errorf("web: subscribe to results: %w", err)
+		return nil, fmt.Errorf("jobs: subscribe to results: %w", err)
 	}
 	return ps, nil
 }
@@ -174,7 +180,7 @@ func (q *Queue) subscribe(ctx context.Context, timeout time.Duration) (*redis.Pu
 // result published meanwhile is lost for good, so every call waiting at
 // that moment fails at once with 503; new calls are refused until the
 // subscription is back.
-func (q *Queue) listen(ps *redis.PubSub) {
+func (q *Client) listen(ps *redis.PubSub) {
 	defer q.done.Done()
 	for {
 		err := q.receive(ps)
@@ -194,7 +200,7 @@ func (q *Queue) listen(ps *redis.PubSub) {
 
 // receive dispatches results until the subscription fails: a read error,
 // or a quiet connection that does not answer a ping within WatchEvery.
-func (q *Queue) receive(ps *redis.PubSub) error {
+func (q *Client) receive(ps *redis.PubSub) error {
 	pinged := false
 	for {
 		msg, err := ps.ReceiveTimeout(q.ctx, q.cfg.WatchEvery)
@@ -217,8 +223,8 @@ func (q *Queue) receive(ps *redis.PubSub) error {
 }
 
 // resubscribe subscribes again, retrying until it succeeds (and marks the
-// facade healthy) or the queue is closed (nil).
-func (q *Queue) resubscribe() *redis.PubSub {
+// client healthy) or the client is closed (nil).
+func (q *Client) resubscribe() *redis.PubSub {
 	for backoff := 100 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
 		ps, err := q.subscribe(q.ctx, q.cfg.WatchEvery)
 		if err == nil {
@@ -239,8 +245,8 @@ func (q *Queue) resubscribe() *redis.PubSub {
 	}
 }
 
-func (q *Queue) deliver(payload string) {
-	var r tasks.Result
+func (q *Client) deliver(payload string) {
+	var r Result
 	if err := json.Unmarshal([]byte(payload), &r); err != nil {
 		q.log.Warn("dropping malformed job result", slog.String("error", err.Error()))
 		return
@@ -256,7 +262,7 @@ func (q *Queue) deliver(payload string) {
 
 // failAll fails every waiting call with err and refuses new ones until the
 // subscription is back.
-func (q *Queue) failAll(err *selah.Error) {
+func (q *Client) failAll(err *selah.Error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.healthy = false
@@ -267,7 +273,7 @@ func (q *Queue) failAll(err *selah.Error) {
 }
 
 // fail fails one waiting call with err, unless its result came first.
-func (q *Queue) fail(key string, w *waiter, err *selah.Error) {
+func (q *Client) fail(key string, w *waiter, err *selah.Error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.waiters[key] == w {
@@ -276,15 +282,15 @@ func (q *Queue) fail(key string, w *waiter, err *selah.Error) {
 	}
 }
 
-func failure(err *selah.Error) tasks.Result {
-	return tasks.Result{Error: &tasks.ErrorPayload{Code: err.Code, Message: err.Message, RetryAfter: err.RetryAfter}}
+func failure(err *selah.Error) Result {
+	return Result{Error: &ErrorPayload{Code: err.Code, Message: err.Message, RetryAfter: err.RetryAfter}}
 }
 
 // watch looks at every waiting job each WatchEvery and fails the calls
-// whose jobs cannot finish (see QueueConfig.LostAfter). Asynq would notice
+// whose jobs cannot finish (see Config.LostAfter). Asynq would notice
 // a dead worker's job only when its lease runs out, and then archive it
 // without a word to the caller.
-func (q *Queue) watch() {
+func (q *Client) watch() {
 	defer q.done.Done()
 	t := time.NewTicker(q.cfg.WatchEvery)
 	defer t.Stop()
@@ -326,7 +332,7 @@ type lostJob struct {
 }
 
 // jobLost looks at the job of w: nil while it can still finish.
-func (q *Queue) jobLost(w *waiter) *lostJob {
+func (q *Client) jobLost(w *waiter) *lostJob {
 	ctx, cancel := context.WithTimeout(q.ctx, q.cfg.WatchEvery)
 	defer cancel()
 	unavailable := &lostJob{err: &selah.Error{Code: selah.EUNAVAILABLE, RetryAfter: 2,
@@ -368,7 +374,7 @@ func (q *Queue) jobLost(w *waiter) *lostJob {
 		// Pending (or scheduled, retry, aggregating): waiting for a worker.
 		// Or running on a worker that has not named itself yet: then
 		// any worker of the queue will do.
-		alive, err := q.workersAlive(ctx, w.queue)
+		alive, err := q.WorkersAlive(ctx, w.queue)
 		if err != nil {
 			q.log.Warn("watch job", slog.String("job", w.queue), slog.String("error", err.Error()))
 			return unavailable
@@ -382,21 +388,22 @@ func (q *Queue) jobLost(w *waiter) *lostJob {
 
 // workerAlive reports whether the worker process with the id still
 // heartbeats (it may be finishing its jobs before it stops).
-func (q *Queue) workerAlive(ctx context.Context, id string) (bool, error) {
-	score, err := q.rdb.ZScore(ctx, tasks.ProcessesKey, id).Result()
+func (q *Client) workerAlive(ctx context.Context, id string) (bool, error) {
+	score, err := q.rdb.ZScore(ctx, ProcessesKey, id).Result()
 	if errors.Is(err, redis.Nil) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("web: worker liveness: %w", err)
+		return false, fmt.Errorf("jobs: worker liveness: %w", err)
 	}
 	return int64(score) > time.Now().UnixMilli(), nil
 }
 
-// workersAlive reports whether any worker heartbeats for queue. A positive
-// answer is cached briefly; a negative one is always re-checked so a pool
-// that comes back is seen at once.
-func (q *Queue) workersAlive(ctx context.Context, queue string) (bool, error) {
+// WorkersAlive reports whether any worker heartbeats for queue (for
+// readiness checks, and before each call). A positive answer is cached
+// briefly; a negative one is always re-checked so a pool that comes back
+// is seen at once.
+func (q *Client) WorkersAlive(ctx context.Context, queue string) (bool, error) {
 	now := time.Now()
 	q.liveMu.Lock()
 	until := q.liveUntil[queue]
@@ -404,9 +411,9 @@ func (q *Queue) workersAlive(ctx context.Context, queue string) (bool, error) {
 	if now.Before(until) {
 		return true, nil
 	}
-	n, err := q.rdb.ZCount(ctx, tasks.WorkersKey(queue), strconv.FormatInt(now.UnixMilli(), 10), "+inf").Result()
+	n, err := q.rdb.ZCount(ctx, WorkersKey(queue), strconv.FormatInt(now.UnixMilli(), 10), "+inf").Result()
 	if err != nil {
-		return false, fmt.Errorf("web: worker liveness: %w", err)
+		return false, fmt.Errorf("jobs: worker liveness: %w", err)
 	}
 	if n > 0 {
 		q.liveMu.Lock()
@@ -418,11 +425,11 @@ func (q *Queue) workersAlive(ctx context.Context, queue string) (bool, error) {
 
 type jobScopeKey struct{}
 
-// WithJobScope returns ctx under which Run names jobs within scope (an
+// WithScope returns ctx under which Call names jobs within scope (an
 // account, or the anonymous website): the task id is scope and request id
 // together, so two callers sending the same X-Request-Id never collide.
 // The client's request id stays in the job's header for correlation only.
-func WithJobScope(ctx context.Context, scope string) context.Context {
+func WithScope(ctx context.Context, scope string) context.Context {
 	return context.WithValue(ctx, jobScopeKey{}, scope)
 }
 
@@ -435,7 +442,7 @@ func jobID(ctx context.Context, requestID string) string {
 	return scope + ":" + requestID
 }
 
-// Run enqueues args as a job with the (scoped, see WithJobScope) request
+// Call enqueues args as a job with the (scoped, see WithScope) request
 // id as task id, no retries and
 // the given deadline, then waits for its result. Outcomes: the worker's
 // body; the worker's application error; ETIMEOUT at the deadline;
@@ -443,12 +450,12 @@ func jobID(ctx context.Context, requestID string) string {
 // a few seconds when the job's worker dies or the workers go while it is
 // pending; EUNAVAILABLE when Redis fails or the result subscription breaks
 // (a result could have been lost).
-func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, timeout time.Duration) (json.RawMessage, error) {
+func Call[A Args](ctx context.Context, q *Client, requestID string, args A, timeout time.Duration) (json.RawMessage, error) {
 	queue := args.Kind()
 	if q == nil {
 		return nil, &selah.Error{Code: selah.EWORKERSUNAVAILABLE, Message: "This server has no job queue configured.", RetryAfter: 5}
 	}
-	alive, err := q.workersAlive(ctx, queue)
+	alive, err := q.WorkersAlive(ctx, queue)
 	if err != nil {
 		return nil, selah.Errorf(selah.EUNAVAILABLE, "The job queue is unavailable. Try again shortly.")
 	}
@@ -460,7 +467,7 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 		deadline = d
 	}
 	replyKey := newReplyKey()
-	payload, err := tasks.Encode(tasks.Envelope[A]{Header: tasks.Header{RequestID: requestID, ReplyTo: tasks.ReplyChannel(q.instance),
+	payload, err := Encode(Envelope[A]{Header: Header{RequestID: requestID, ReplyTo: ReplyChannel(q.instance),
 		ReplyKey: replyKey, EnqueuedAt: time.Now(), Deadline: deadline}, Args: args})
 	if err != nil {
 		return nil, err
@@ -468,7 +475,7 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 
 	task := asynq.NewTask(queue, payload)
 	taskID := jobID(ctx, requestID)
-	w := &waiter{ch: make(chan tasks.Result, 1), queue: queue, taskID: taskID}
+	w := &waiter{ch: make(chan Result, 1), queue: queue, taskID: taskID}
 	q.mu.Lock()
 	healthy := q.healthy
 	if healthy {
@@ -497,7 +504,7 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 			// Only the same caller can collide: job ids are scoped.
 			return nil, selah.Errorf(selah.ECONFLICT, "A request of yours with this X-Request-Id is already in progress.")
 		}
-		return nil, fmt.Errorf("web: enqueue %s: %w", queue, err)
+		return nil, fmt.Errorf("jobs: enqueue %s: %w", queue, err)
 	}
 
 	q.mu.Lock()
@@ -514,7 +521,7 @@ func Run[A tasks.Args](ctx context.Context, q *Queue, requestID string, args A, 
 	return body, err
 }
 
-func wait(ctx context.Context, q *Queue, ch chan tasks.Result, queue, requestID string, deadline time.Time, timeout time.Duration) (json.RawMessage, error) {
+func wait(ctx context.Context, q *Client, ch chan Result, queue, requestID string, deadline time.Time, timeout time.Duration) (json.RawMessage, error) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
@@ -544,6 +551,10 @@ func newReplyKey() string {
 	return hex.EncodeToString(b)
 }
 
+// roundTripBuckets are the round-trip histogram's buckets, the same as the
+// web and worker latency histograms so the three can be read together.
+var roundTripBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
 // leaseMargin is how long asynq keeps a job's lease past the job's own
 // deadline: a handler that ignores its context gets this long to return
 // before asynq gives up on it.
@@ -554,6 +565,6 @@ const leaseMargin = 5 * time.Second
 // deadline, which is the caller's; cancelling it through asynq would
 // archive the task and keep its id (the request id) taken. Its result,
 // if one still comes, finds no waiter.
-func (q *Queue) abandon(queue, id string) {
+func (q *Client) abandon(queue, id string) {
 	_ = q.insp.DeleteTask(queue, id)
 }

@@ -1,16 +1,22 @@
-// Package tasks defines the jobs that travel between the web facade and the
-// workers: their task types and queues, typed payloads, and the result
-// envelope a worker publishes back. It is the one place that encodes and
-// decodes them, so web and worker cannot drift apart.
-package tasks
+// Package jobs is the contract between the web processes and the workers:
+// the task kinds and their queues, the typed arguments and results, the
+// envelope and result that carry them through Redis, the worker liveness
+// keys, and the call (Client, Call) that enqueues a job and waits for its
+// result. It is the one place that encodes and decodes them, so web and
+// worker cannot drift apart; the worker package holds only the Asynq
+// server and the handlers.
+//
+// Arguments follow river's JobArgs: each type names its own kind
+// (Args.Kind), which is also its Asynq task type and queue.
+package jobs
 
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 )
 
 // Queue names. Each job type has its own queue so a burst of slow asks
@@ -71,11 +77,9 @@ type AskArgs struct {
 	MaxReferences int    `json:"maxReferences"`
 	// Offline forces the extractive generator (test keys, the website).
 	Offline bool `json:"offline,omitempty"`
-	// Source records where the ask came from (SourceAPI or SourceWeb); it
-	// is never shown on answer pages.
+	// Source records where the ask came from (SourceAPI, SourceWeb or
+	// SourceChat); it is never shown on answer pages.
 	Source string `json:"source"`
-	// BaseURL is the website's base URL, for the answer's canonical link.
-	BaseURL string `json:"baseUrl"`
 	// Context are the earlier turns of a chat conversation, oldest first,
 	// so a follow-up ("Whom did she marry?") is read in its conversation.
 	Context []Turn `json:"context,omitempty"`
@@ -91,11 +95,23 @@ type Turn struct {
 // Kind implements Args.
 func (AskArgs) Kind() string { return QueueAsk }
 
+// The result body of a search job is an api.SearchResponse, which the web
+// process sends on as it is.
+
+// AskResult is the result body of an ask job: the response without its
+// canonical link, and the id of the stored answer (empty for a chat reply,
+// which is not stored). Workers return data, not addresses: the web
+// process, which knows its public URL, makes the link from AnswerID.
+type AskResult struct {
+	api.AskResponse
+	AnswerID string `json:"answerId,omitempty"`
+}
+
 // Encode marshals an envelope.
 func Encode[A Args](e Envelope[A]) ([]byte, error) {
 	b, err := json.Marshal(e)
 	if err != nil {
-		return nil, fmt.Errorf("tasks: encode %s: %w", e.Args.Kind(), err)
+		return nil, fmt.Errorf("jobs: encode %s: %w", e.Args.Kind(), err)
 	}
 	return b, nil
 }
@@ -108,10 +124,10 @@ func DecodeHeader(b []byte) (Header, json.RawMessage, error) {
 		Args json.RawMessage `json:"args"`
 	}
 	if err := json.Unmarshal(b, &e); err != nil {
-		return e.Header, nil, fmt.Errorf("tasks: decode: %w", err)
+		return e.Header, nil, fmt.Errorf("jobs: decode: %w", err)
 	}
 	if e.RequestID == "" || e.ReplyTo == "" || e.ReplyKey == "" {
-		return e.Header, nil, fmt.Errorf("tasks: decode: incomplete header")
+		return e.Header, nil, fmt.Errorf("jobs: decode: incomplete header")
 	}
 	return e.Header, e.Args, nil
 }
@@ -120,7 +136,7 @@ func DecodeHeader(b []byte) (Header, json.RawMessage, error) {
 func DecodeArgs[A Args](raw json.RawMessage) (A, error) {
 	var a A
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return a, fmt.Errorf("tasks: decode %s args: %w", a.Kind(), err)
+		return a, fmt.Errorf("jobs: decode %s args: %w", a.Kind(), err)
 	}
 	return a, nil
 }
@@ -169,40 +185,3 @@ func (r Result) Err() error {
 	}
 	return &selah.Error{Code: r.Error.Code, Message: r.Error.Message, RetryAfter: r.Error.RetryAfter}
 }
-
-// Liveness: each worker process keeps a member in a sorted set per queue,
-// scored by when its heartbeat lapses. The web facade counts members whose
-// score is in the future to answer 503 at once when no worker serves a queue.
-// A stopping worker leaves those sets at once but stays in ProcessesKey
-// until its last job has ended, so the callers of jobs it is finishing keep
-// waiting while those of a worker that died stop.
-const (
-	HeartbeatEvery = time.Second
-	HeartbeatTTL   = 3 * time.Second
-)
-
-// WorkersKey is the Redis sorted set of live workers serving queue.
-func WorkersKey(queue string) string { return "selah:workers:" + queue }
-
-// ProcessesKey is the Redis sorted set of worker processes that are alive,
-// whether they take new jobs or are finishing their last ones. A running
-// job's Asynq result holds the id of the worker running it (see
-// worker.Worker), which the web facade looks up here.
-const ProcessesKey = "selah:worker-processes"
-
-// ReplyChannel is the pub/sub channel of one web process.
-func ReplyChannel(instance string) string { return "selah:results:" + instance }
-
-// Links that results carry, shared by the web handlers and the workers so
-// they cannot disagree.
-
-// ScriptureURL is the API link of a passage.
-func ScriptureURL(ref string) string {
-	return "/api/v1/scripture?ref=" + url.QueryEscape(ref)
-}
-
-// TopicURL is the API link of a topic hub.
-func TopicURL(slug string) string { return "/api/v1/topics/" + slug }
-
-// AnswerPath is the path of an answer's public page on the website.
-func AnswerPath(id string) string { return "/answers/" + id }
