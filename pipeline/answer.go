@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 )
@@ -324,7 +325,7 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 			VerseStart:  ref.StartVerse,
 			VerseEnd:    ref.EndVerse,
 			Text:        strings.Join(texts, " "),
-			Translation: "KJV",
+			Translation: api.KJV,
 		})
 	}
 	return out, nil

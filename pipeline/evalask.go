@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 )
 
@@ -288,7 +289,7 @@ func uncitedSentence(text string, refs []Reference) string {
 // groundedReference checks one reference independently of how the answer
 // was built: its verses were retrieved, and its text is the database's.
 func (a *Answerer) groundedReference(ctx context.Context, ref Reference, ids, retrieved []corpus.VerseID) (bool, error) {
-	if len(ids) == 0 || ref.Translation != "KJV" {
+	if len(ids) == 0 || ref.Translation != api.KJV {
 		return false, nil
 	}
 	for _, id := range ids {

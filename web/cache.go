@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 )
@@ -55,7 +56,7 @@ func (s *Server) edition(c *fiber.Ctx) (edition, error) {
 		return edition{}, err
 	}
 	if ed.Checksum == "" {
-		return edition{Name: "KJV", Checksum: "none"}, nil
+		return edition{Name: api.KJV, Checksum: "none"}, nil
 	}
 	return edition{Name: strings.TrimSpace(ed.Module + " " + ed.Version), Checksum: ed.Checksum}, nil
 }

@@ -72,7 +72,7 @@ func (s *Server) scripture(c *fiber.Ctx) error {
 	}
 	res := api.PassageResponse{
 		Reference:   ref.String(),
-		Translation: "KJV",
+		Translation: api.KJV,
 		Book: api.Book{Number: ref.Book.Number, Name: ref.Book.Name, OSIS: ref.Book.OSIS,
 			Testament: string(ref.Book.Testament), Chapters: ref.Book.Chapters()},
 		Verses:     make([]api.Verse, len(verses)),

@@ -1,14 +1,16 @@
 package client
 
-import "time"
+import (
+	"time"
 
-// The response types mirror the API's JSON (web/openapi.yaml) rather than
-// reuse the server's structs: those live in packages that import Fiber,
-// pgx, Asynq and the retrieval pipeline, which no API client should have
-// to build. TestTypesMirrorServer keeps the two in step.
-//
-// Every response type carries Meta, which is not part of the JSON: the
-// status, request id and limit headers of the response it came from.
+	"github.com/selahdev/selah/api"
+)
+
+// The response types are the server's own, from package api (which
+// imports nothing heavier than corpus): each embeds the api body and adds
+// Meta, which is not part of the JSON: the status, request id and limit
+// headers of the response it came from. The types nested in the bodies are
+// aliases of api's, so callers can name them from this package.
 
 // Meta describes the HTTP response a value came from.
 type Meta struct {
@@ -42,69 +44,83 @@ type Limits struct {
 
 // HealthResponse is the body of GET /health.
 type HealthResponse struct {
-	Status    string           `json:"status"` // "ok" or "degraded"
-	Version   string           `json:"version"`
-	Time      time.Time        `json:"time"`
-	Checks    map[string]Check `json:"checks"`
-	Corpus    *CorpusFacts     `json:"corpus"`
-	RequestID string           `json:"requestId"`
-	Meta      Meta             `json:"-"`
-}
-
-// Check is the state of one dependency.
-type Check struct {
-	Status    string  `json:"status"` // "ok" or "down"
-	LatencyMS float64 `json:"latencyMs"`
-	Error     string  `json:"error,omitempty"`
-}
-
-// CorpusFacts describes the text the service serves.
-type CorpusFacts struct {
-	Translation string `json:"translation"`
-	Module      string `json:"module"`
-	Version     string `json:"version"`
-	Books       int    `json:"books"`
-	Verses      int    `json:"verses"`
+	api.HealthResponse
+	Meta Meta `json:"-"`
 }
 
 // PassageResponse is the body of GET /scripture.
 type PassageResponse struct {
-	Reference   string       `json:"reference"`
-	Translation string       `json:"translation"`
-	Book        Book         `json:"book"`
-	Verses      []Verse      `json:"verses"`
-	Text        string       `json:"text"`
-	VerseCount  int          `json:"verseCount"`
-	Previous    *ChapterLink `json:"previous"`
-	Next        *ChapterLink `json:"next"`
-	RequestID   string       `json:"requestId"`
-	Meta        Meta         `json:"-"`
+	api.PassageResponse
+	Meta Meta `json:"-"`
 }
 
-// Book describes the book of a passage.
-type Book struct {
-	Number    int    `json:"number"`
-	Name      string `json:"name"`
-	OSIS      string `json:"osis"`
-	Testament string `json:"testament"` // "OT" or "NT"
-	Chapters  int    `json:"chapters"`
+// SearchResponse is the body of POST /search.
+type SearchResponse struct {
+	api.SearchResponse
+	Meta Meta `json:"-"`
 }
 
-// Verse is one verse of a passage.
-type Verse struct {
-	Reference string `json:"reference"`
-	Book      string `json:"book"`
-	Chapter   int    `json:"chapter"`
-	Verse     int    `json:"verse"`
-	Text      string `json:"text"`
-	Title     string `json:"title,omitempty"` // a psalm's superscription
+// AskResponse is the body of POST /ask.
+type AskResponse struct {
+	api.AskResponse
+	Meta Meta `json:"-"`
 }
 
-// ChapterLink points to a neighbouring chapter.
-type ChapterLink struct {
-	Reference string `json:"reference"`
-	URL       string `json:"url"`
+// TopicListResponse is the body of GET /topics.
+type TopicListResponse struct {
+	api.TopicListResponse
+	Meta Meta `json:"-"`
 }
+
+// TopicDetailResponse is the body of GET /topics/{slug}.
+type TopicDetailResponse struct {
+	api.TopicDetailResponse
+	Meta Meta `json:"-"`
+}
+
+// BooksResponse is the body of GET /books.
+type BooksResponse struct {
+	api.BooksResponse
+	Meta Meta `json:"-"`
+}
+
+// VerifyResponse is the body of POST /verify. The pointers are nil when
+// the API sends null: Reference, Text and URL for match "none",
+// ClaimedReference and ClaimedHolds when no reference was sent.
+type VerifyResponse struct {
+	api.VerifyResponse
+	Meta Meta `json:"-"`
+}
+
+// ReferencesResponse is the body of POST /references. Spans are UTF-16
+// code unit offsets.
+type ReferencesResponse struct {
+	api.ReferencesResponse
+	Meta Meta `json:"-"`
+}
+
+// UsageResponse is the body of GET /usage.
+type UsageResponse struct {
+	api.UsageResponse
+	Meta Meta `json:"-"`
+}
+
+// The types nested in the response bodies.
+type (
+	Check            = api.Check
+	CorpusFacts      = api.CorpusFacts
+	Book             = api.Book
+	Verse            = api.Verse
+	ChapterLink      = api.ChapterLink
+	SearchResult     = api.SearchResult
+	CitedPassage     = api.CitedPassage
+	TopicLink        = api.TopicLink
+	TopicSummary     = api.TopicSummary
+	BookInfo         = api.BookInfo
+	FoundReference   = api.FoundReference
+	InvalidReference = api.InvalidReference
+	LimitUsage       = api.LimitUsage
+)
 
 // SearchRequest is the body of POST /search.
 type SearchRequest struct {
@@ -114,31 +130,6 @@ type SearchRequest struct {
 	// RequestID, when set, is sent as X-Request-Id: 8 to 64 characters of
 	// A-Za-z0-9._-.
 	RequestID string `json:"-"`
-}
-
-// SearchResponse is the body of POST /search.
-type SearchResponse struct {
-	Query    string `json:"query"`
-	Strategy string `json:"strategy"`
-	Embedder string `json:"embedder"`
-	// Confidence is the calibrated probability that the results hold a
-	// verse the query is after; Weak is set when it is below 0.5.
-	Confidence float64        `json:"confidence"`
-	Weak       bool           `json:"weak"`
-	Results    []SearchResult `json:"results"`
-	RequestID  string         `json:"requestId"`
-	Meta       Meta           `json:"-"`
-}
-
-// SearchResult is one verse found.
-type SearchResult struct {
-	Reference   string  `json:"reference"`
-	Book        string  `json:"book"`
-	Chapter     int     `json:"chapter"`
-	Verse       int     `json:"verse"`
-	Text        string  `json:"text"`
-	Translation string  `json:"translation"`
-	Score       float64 `json:"score"`
 }
 
 // AskRequest is the body of POST /ask.
@@ -152,65 +143,16 @@ type AskRequest struct {
 	RequestID string `json:"-"`
 }
 
-// AskResponse is the body of POST /ask.
-type AskResponse struct {
-	Answer       string         `json:"answer"`
-	Summary      string         `json:"summary"`
-	References   []CitedPassage `json:"references"`
-	Topics       []TopicLink    `json:"topics"`
-	CanonicalURL string         `json:"canonicalUrl"`
-	GeneratedAt  time.Time      `json:"generatedAt"`
-	Generator    string         `json:"generator"` // "openai", "extractive" or "none"
-	Grounded     bool           `json:"grounded"`  // false for a decline: no passage speaks to the question
-	RequestID    string         `json:"requestId"`
-	Meta         Meta           `json:"-"`
+// VerifyRequest is the body of POST /verify.
+type VerifyRequest struct {
+	Quote string `json:"quote"`
+	// Reference is the reference the quote is attributed to; empty for
+	// none.
+	Reference string `json:"reference,omitempty"`
+	RequestID string `json:"-"`
 }
 
-// CitedPassage is a passage an answer cites or a topic hub gathers, with
-// its KJV text from the database.
-type CitedPassage struct {
-	Reference   string `json:"reference"`
-	Book        string `json:"book"`
-	Chapter     int    `json:"chapter"`
-	VerseStart  int    `json:"verseStart"`
-	VerseEnd    int    `json:"verseEnd"`
-	Text        string `json:"text"`
-	Translation string `json:"translation"`
-	URL         string `json:"url"`
-}
-
-// TopicLink points to a topic hub.
-type TopicLink struct {
-	Slug  string `json:"slug"`
-	Title string `json:"title"`
-	URL   string `json:"url"`
-}
-
-// TopicListResponse is the body of GET /topics.
-type TopicListResponse struct {
-	Topics    []TopicSummary `json:"topics"`
-	Count     int            `json:"count"`
-	RequestID string         `json:"requestId"`
-	Meta      Meta           `json:"-"`
-}
-
-// TopicSummary is one hub in the list.
-type TopicSummary struct {
-	Slug       string `json:"slug"`
-	Title      string `json:"title"`
-	Summary    string `json:"summary"`
-	VerseCount int    `json:"verseCount"`
-	URL        string `json:"url"`
-}
-
-// TopicDetailResponse is the body of GET /topics/{slug}.
-type TopicDetailResponse struct {
-	Slug       string         `json:"slug"`
-	Title      string         `json:"title"`
-	Summary    string         `json:"summary"`
-	VerseCount int            `json:"verseCount"`
-	Passages   []CitedPassage `json:"passages"`
-	Related    []TopicLink    `json:"related"`
-	RequestID  string         `json:"requestId"`
-	Meta       Meta           `json:"-"`
+// ReferencesRequest is the body of POST /references.
+type ReferencesRequest struct {
+	Text string `json:"text"`
 }

@@ -19,12 +19,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/jobs"
 )
 
 // Env is a running deployment.
