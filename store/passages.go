@@ -67,9 +67,18 @@ func (p *passages) at(id corpus.VerseID) int {
 }
 
 func (p *passages) rangeN(first, last corpus.VerseID, n int) []corpus.Verse {
-	var out []corpus.Verse
-	for i := p.at(first); i < len(p.verses) && p.verses[i].id <= last && (n <= 0 || len(out) < n); i++ {
-		out = append(out, p.verses[i].verse())
+	// Ids are integers, so the verses in range end where last+1 would
+	// start: the slice is sized once, not grown verse by verse.
+	start, end := p.at(first), p.at(last+1)
+	if n > 0 {
+		end = min(end, start+n)
+	}
+	if end <= start {
+		return nil
+	}
+	out := make([]corpus.Verse, end-start)
+	for i := range out {
+		out[i] = p.verses[start+i].verse()
 	}
 	return out
 }

@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
+	"io"
+	"log/slog"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
 )
 
 // BenchmarkAuthChain measures what the auth and limit chain adds to a
@@ -32,5 +36,38 @@ func BenchmarkAuthChain(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkScripture measures one GET /scripture of a whole chapter (Psalm
+// 119, the longest) through the full chain, text from memory: what the
+// server spends per request besides the two Redis round trips. Run with
+// -benchmem; the allocations are the figure to watch.
+func BenchmarkScripture(b *testing.B) {
+	st := storetest.NewCorpusStore(b)
+	if _, err := st.LoadPassages(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	_, rc := storetest.NewRedis(b)
+	// The suite's contract check validates every response against the
+	// OpenAPI document, which costs far more than the request itself.
+	check := contractCheck
+	contractCheck = nil
+	defer func() { contractCheck = check }()
+	srv := New(Config{}, Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := st.CreateAccount(context.Background(), "bench@example.com", "", store.PlanInternal, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key, _, err := st.CreateKey(context.Background(), a.ID, "bench", false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := srv.App().Test(apiRequest("GET", "/api/v1/scripture?ref=Psalms+119", key), -1)
+		if err != nil || res.StatusCode != 200 {
+			b.Fatalf("%v %v", res, err)
+		}
+		io.Copy(io.Discard, res.Body)
 	}
 }

@@ -40,6 +40,11 @@ func chapterLink(b corpus.Book, ch, delta int) *api.ChapterLink {
 
 func joinText(vs []corpus.Verse) string {
 	var sb strings.Builder
+	n := 0
+	for _, v := range vs {
+		n += len(v.Text) + 1
+	}
+	sb.Grow(n)
 	for i, v := range vs {
 		if i > 0 {
 			sb.WriteByte(' ')
