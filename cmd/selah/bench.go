@@ -55,8 +55,8 @@ func newBenchCmd(cfg *config) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [--endpoints scripture,search,ask] [--concurrency 1,16] [--requests 300] [--duration 20s]",
 		Short: "Load a local selah over HTTP and print throughput and latency percentiles",
-		Long: `bench sends bounded load to a selah on this machine (loopback only) through
-the Go client: each endpoint at each concurrency, until --requests are done or
+		Long: `bench sends bounded load to a selah on this machine (loopback only), as wrk
+would (kept-alive connections, bodies not decoded): each endpoint at each concurrency, until --requests are done or
 --duration has passed. It prints throughput and p50/p95/p99 latency. For
 search and ask it also runs the same retrieval and answering in-process
 (straight against the database, no HTTP, no queue) and prints the ratio, which
@@ -145,9 +145,11 @@ func runBench(ctx context.Context, cfg *config, o benchOpts, out io.Writer) erro
 		}
 	}
 
+	lc := newLoadClient(o.apiURL, key, maxConcurrency(o.concurrency))
+	defer lc.close()
 	var rows []benchRow
 	for _, ep := range o.endpoints {
-		call, err := httpCall(c, ep)
+		call, err := lc.call(ep)
 		if err != nil {
 			return err
 		}
