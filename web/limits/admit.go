@@ -115,7 +115,7 @@ func (e *Engine) runAdmit(ctx context.Context, accountID int64, now time.Time, s
 	if a.quota {
 		read = "1"
 	}
-	v, err := admitScript.Run(ctx, e.rdb, keys, ms(now), a.rate, a.cost, a.slot, ms(slot.Expires), slot.ID,
+	v, err := admitScript.Run(ctx, e.hot, keys, ms(now), a.rate, a.cost, a.slot, ms(slot.Expires), slot.ID,
 		a.limit, (lease + time.Minute).Milliseconds(), read).Result()
 	if err != nil {
 		return admitReply{}, err

@@ -49,7 +49,7 @@ func (e *Engine) ReleaseSlot(ctx context.Context, s Slot) error {
 	if s.ID == "" || s.unlimited {
 		return nil
 	}
-	if err := e.rdb.ZRem(ctx, e.key(s.AccountID, "inflight"), s.ID).Err(); err != nil {
+	if err := e.hot.ZRem(ctx, e.key(s.AccountID, "inflight"), s.ID).Err(); err != nil {
 		return fmt.Errorf("limits: release slot of account %d: %w", s.AccountID, err)
 	}
 	return nil

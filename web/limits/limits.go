@@ -85,7 +85,15 @@ type Config struct {
 // Engine checks and records limits. It is safe for concurrent use, and any
 // number of engines on the same Redis share the same limits.
 type Engine struct {
-	rdb   redis.UniversalClient
+	rdb redis.UniversalClient
+	// hot carries the two commands every API request sends, the admit
+	// script and the slot release: on a plain client, its autopipeliner,
+	// which sends the commands of concurrent requests to Redis together
+	// (one write and one read for many) and a lone command at once. Each
+	// script still runs alone and whole in Redis, so the limits are as
+	// exact as before; under load both processes spend far fewer system
+	// calls per request.
+	hot   redis.Cmdable
 	usage UsageStore
 	rate  *redis_rate.Limiter
 	cfg   Config
@@ -106,7 +114,13 @@ func New(rdb redis.UniversalClient, usage UsageStore, cfg Config) *Engine {
 	if cfg.Clock == nil {
 		cfg.Clock = ClockFunc(time.Now)
 	}
-	return &Engine{rdb: rdb, usage: usage, rate: redis_rate.NewLimiter(rdb), cfg: cfg}
+	e := &Engine{rdb: rdb, hot: rdb, usage: usage, rate: redis_rate.NewLimiter(rdb), cfg: cfg}
+	if c, ok := rdb.(*redis.Client); ok {
+		if ap, err := c.AutoPipeline(); err == nil {
+			e.hot = ap
+		}
+	}
+	return e
 }
 
 func (e *Engine) now() time.Time { return e.cfg.Clock.Now() }
