@@ -115,7 +115,7 @@ func New(rdb redis.UniversalClient, usage UsageStore, cfg Config) *Engine {
 		cfg.Clock = ClockFunc(time.Now)
 	}
 	e := &Engine{rdb: rdb, hot: rdb, usage: usage, rate: redis_rate.NewLimiter(rdb), cfg: cfg}
-	if c, ok := rdb.(*redis.Client); ok {
+	if c, ok := rdb.(*redis.Client); ok && c != nil {
 		if ap, err := c.AutoPipeline(); err == nil {
 			e.hot = ap
 		}
