@@ -3,6 +3,7 @@
 package selah
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -57,6 +58,41 @@ func (e *Error) Error() string {
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrNotFound is what a lookup returns when nothing matches: the store
+// translates its driver's "no rows" into it at the edge (as pkgsite's
+// derrors.NotFound), so callers test errors.Is(err, selah.ErrNotFound)
+// and never a driver error. Unhandled, it is a plain not_found.
+var ErrNotFound = &Error{Code: ENOTFOUND, Message: "Not found."}
+
+// errUnavailable is what a caller is told when a dependency (the database,
+// Redis) cannot be reached: retryable, with a short Retry-After.
+func errUnavailable() *Error {
+	return &Error{Code: EUNAVAILABLE, Message: "The service is temporarily unavailable. Try again shortly.", RetryAfter: 2}
+}
+
+// PublicError turns an infrastructure failure into the error a caller is
+// shown; web's error handler and the worker's job runner both pass every
+// error through it, so the two cannot word or time it differently. nil and
+// errors that already carry an *Error are returned as they are. A deadline
+// that ran out is ETIMEOUT when job names the job whose deadline it was ("":
+// not a job, and an HTTP request's own deadline stays an internal error).
+// An error unreachable reports as a dependency that could not be reached
+// is EUNAVAILABLE with Retry-After 2 (the root package knows no drivers:
+// the caller's unreachable does, e.g. store.Unavailable). Anything else is
+// returned unchanged, to be reported as internal.
+func PublicError(err error, job string, unreachable func(error) bool) error {
+	if err == nil || ErrorCode(err) != EINTERNAL {
+		return err
+	}
+	if job != "" && errors.Is(err, context.DeadlineExceeded) {
+		return Errorf(ETIMEOUT, "The %s job did not finish in time.", job)
+	}
+	if unreachable != nil && unreachable(err) {
+		return errUnavailable()
+	}
+	return err
 }
 
 // ErrorCode returns the code of the *Error in err's chain, EINTERNAL for any

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"time"
 
+	"errors"
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/api"
 )
@@ -164,7 +165,10 @@ func NewResult(h Header, body any, err error) Result {
 	r := Result{ReplyKey: h.ReplyKey, RequestID: h.RequestID}
 	if err != nil {
 		r.Error = &ErrorPayload{Code: selah.ErrorCode(err), Message: selah.ErrorMessage(err)}
-		if ae, ok := err.(*selah.Error); ok {
+		// errors.As, not a type assertion: a handler may wrap its
+		// *selah.Error, and the Retry-After must survive the wrapping.
+		var ae *selah.Error
+		if errors.As(err, &ae) {
 			r.Error.RetryAfter = ae.RetryAfter
 		}
 		return r

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
 )
 
@@ -142,7 +143,7 @@ func LoadEmbedder(ctx context.Context, st *store.Store, cfg EmbedderConfig) (Emb
 		return nil, fmt.Errorf("pipeline: the %s configuration has no embedder", LocalName)
 	}
 	rec, err := st.Embedder(ctx, OpenAIName)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return nil, fmt.Errorf("pipeline: no %s index in the database: run selah ingest", OpenAIName)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
 )
 
@@ -69,7 +70,7 @@ func BuildIndex(ctx context.Context, st *store.Store, cfg EmbedderConfig, force 
 
 	have, err := st.Embedder(ctx, rep.Embedder)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, selah.ErrNotFound):
 	case err != nil:
 		return rep, err
 	case !force && have.Checksum == checksum && have.Vectors == len(texts):

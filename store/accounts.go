@@ -130,7 +130,7 @@ func (s *Store) CreateAccount(ctx context.Context, email, passwordHash string, p
 }
 
 // AccountByEmail returns the account with the email (any case), or
-// ErrNotFound.
+// selah.ErrNotFound.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (Account, error) {
 	var a Account
 	err := s.pool.QueryRow(ctx, `
@@ -142,7 +142,7 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (Account, erro
 	return a, nil
 }
 
-// AccountByID returns the account with the id, or ErrNotFound.
+// AccountByID returns the account with the id, or selah.ErrNotFound.
 func (s *Store) AccountByID(ctx context.Context, id int64) (Account, error) {
 	var a Account
 	err := s.pool.QueryRow(ctx, `
@@ -155,7 +155,7 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (Account, error) {
 }
 
 // AccountForLogin returns the account with the email and its password hash
-// ("" when the account has none), or ErrNotFound. It is for the website's
+// ("" when the account has none), or selah.ErrNotFound. It is for the website's
 // sign-in and nothing else.
 func (s *Store) AccountForLogin(ctx context.Context, email string) (Account, string, error) {
 	var a Account
@@ -183,7 +183,7 @@ func (s *Store) SetPlan(ctx context.Context, email, plan string) error {
 		return fmt.Errorf("store: set plan: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return selah.ErrNotFound
 	}
 	return nil
 }
@@ -197,7 +197,7 @@ func (s *Store) DisableAccount(ctx context.Context, email string) error {
 		return fmt.Errorf("store: disable account: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return selah.ErrNotFound
 	}
 	return nil
 }
@@ -264,14 +264,6 @@ func unknownPlan(name string) error {
 	return selah.Errorf(selah.EINVALID, "Unknown plan %q (plans: free, developer, builder, pro, internal).", name)
 }
 
-// notFound maps pgx.ErrNoRows to ErrNotFound and wraps anything else.
-func notFound(what string, err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
-	}
-	return fmt.Errorf("store: %s: %w", what, err)
-}
-
 func isUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
@@ -285,7 +277,7 @@ func (s *Store) EnableAccount(ctx context.Context, email string) error {
 		return fmt.Errorf("store: enable account: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return selah.ErrNotFound
 	}
 	return nil
 }

@@ -133,13 +133,13 @@ func TestAccountLookups(t *testing.T) {
 	if _, hash, err := st.AccountForLogin(ctx, "nopass@example.com"); err != nil || hash != "" {
 		t.Fatalf("AccountForLogin without password = %q, %v", hash, err)
 	}
-	if _, err := st.AccountByEmail(ctx, "missing@example.com"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.AccountByEmail(ctx, "missing@example.com"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("AccountByEmail(missing) = %v", err)
 	}
-	if _, err := st.AccountByID(ctx, 999999); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.AccountByID(ctx, 999999); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("AccountByID(missing) = %v", err)
 	}
-	if _, _, err := st.AccountForLogin(ctx, "missing@example.com"); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := st.AccountForLogin(ctx, "missing@example.com"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("AccountForLogin(missing) = %v", err)
 	}
 }
@@ -158,7 +158,7 @@ func TestSetPlanAndDisable(t *testing.T) {
 		t.Fatalf("after SetPlan: %+v", got.Plan)
 	}
 	wantCode(t, st.SetPlan(ctx, "up@example.com", "gold"), selah.EINVALID)
-	if err := st.SetPlan(ctx, "missing@example.com", "pro"); !errors.Is(err, store.ErrNotFound) {
+	if err := st.SetPlan(ctx, "missing@example.com", "pro"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("SetPlan(missing) = %v", err)
 	}
 
@@ -171,7 +171,7 @@ func TestSetPlanAndDisable(t *testing.T) {
 	if got.Status != store.AccountDisabled {
 		t.Fatalf("status = %q", got.Status)
 	}
-	if err := st.DisableAccount(ctx, "missing@example.com"); !errors.Is(err, store.ErrNotFound) {
+	if err := st.DisableAccount(ctx, "missing@example.com"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("DisableAccount(missing) = %v", err)
 	}
 	_, _, err := st.CreateKey(ctx, a.ID, "x", false, nil)

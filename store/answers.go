@@ -4,11 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/selahdev/selah/corpus"
 )
@@ -64,7 +61,7 @@ func (s *Store) SaveAnswer(ctx context.Context, a AnswerRecord) error {
 	return nil
 }
 
-// AnswerByID returns the stored answer, or ErrNotFound.
+// AnswerByID returns the stored answer, or selah.ErrNotFound.
 func (s *Store) AnswerByID(ctx context.Context, id string) (AnswerRecord, error) {
 	var a AnswerRecord
 	var refs, topics []byte
@@ -72,11 +69,8 @@ func (s *Store) AnswerByID(ctx context.Context, id string) (AnswerRecord, error)
 		SELECT id, question, answer, summary, refs, topics, generator, source, created_at
 		FROM answers WHERE id = $1`, id).
 		Scan(&a.ID, &a.Question, &a.Answer, &a.Summary, &refs, &topics, &a.Generator, &a.Source, &a.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return a, ErrNotFound
-	}
 	if err != nil {
-		return a, fmt.Errorf("store: answer %s: %w", id, err)
+		return a, notFound("answer "+id, err)
 	}
 	if err := json.Unmarshal(refs, &a.Refs); err != nil {
 		return a, fmt.Errorf("store: answer %s refs: %w", id, err)

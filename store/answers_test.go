@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
@@ -40,7 +41,7 @@ func TestAnswers(t *testing.T) {
 	if got, err := st.AnswerByID(ctx, empty.ID); err != nil || got.Refs == nil || len(got.Refs) != 0 {
 		t.Fatalf("empty answer: %+v %v", got, err)
 	}
-	if _, err := st.AnswerByID(ctx, "ans_NOPE"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.AnswerByID(ctx, "ans_NOPE"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("missing answer: %v", err)
 	}
 	for _, bad := range []store.AnswerRecord{

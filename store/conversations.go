@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/selahdev/selah"
 )
 
 // Conversation is a chat conversation of one visitor, with its turns in
@@ -62,7 +64,7 @@ func visitorKey(visitor string) []byte { return sessionID(visitor) }
 
 // AddChatTurn appends a turn to the visitor's conversation, or to a new one
 // when conversationID is empty, and returns the conversation's id and the
-// stored turn. A conversation of another visitor, or none, is ErrNotFound;
+// stored turn. A conversation of another visitor, or none, is selah.ErrNotFound;
 // a full one ErrConversationFull. The conversation row is locked while the
 // turn is numbered, so concurrent messages get consecutive numbers.
 func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string, t ChatTurn) (string, ChatTurn, error) {
@@ -89,7 +91,7 @@ func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string,
 				return err
 			}
 			if tag.RowsAffected() == 0 {
-				return ErrNotFound
+				return selah.ErrNotFound
 			}
 		}
 		if err := tx.QueryRow(ctx, `SELECT count(*) + 1 FROM chat_turns WHERE conversation_id = $1`,
@@ -106,7 +108,7 @@ func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string,
 			RETURNING created_at`,
 			t.ID, conversationID, t.Seq, t.Question, t.Answer, t.Summary, refs, topics, t.Generator).Scan(&t.CreatedAt)
 	})
-	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConversationFull) {
+	if errors.Is(err, selah.ErrNotFound) || errors.Is(err, ErrConversationFull) {
 		return "", t, err
 	}
 	if err != nil {
@@ -116,18 +118,15 @@ func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string,
 }
 
 // ConversationOf returns the visitor's conversation with its turns, or
-// ErrNotFound when there is none with that id or it is another visitor's:
+// selah.ErrNotFound when there is none with that id or it is another visitor's:
 // the two are not told apart.
 func (s *Store) ConversationOf(ctx context.Context, visitor, id string) (Conversation, error) {
 	c := Conversation{ID: id}
 	err := s.pool.QueryRow(ctx, `
 		SELECT created_at, updated_at FROM chat_conversations WHERE id = $1 AND visitor = $2`,
 		id, visitorKey(visitor)).Scan(&c.CreatedAt, &c.UpdatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return c, ErrNotFound
-	}
 	if err != nil {
-		return c, fmt.Errorf("store: conversation: %w", err)
+		return c, notFound("conversation", err)
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT id, seq, question, answer, summary, refs, topics, generator, created_at
@@ -165,16 +164,16 @@ func scanChatTurn(row pgx.Row) (ChatTurn, error) {
 }
 
 // ChatTurnOf returns one turn of the visitor's conversations, or
-// ErrNotFound (also for another visitor's turn).
+// selah.ErrNotFound (also for another visitor's turn).
 func (s *Store) ChatTurnOf(ctx context.Context, visitor, turnID string) (ChatTurn, error) {
 	t, err := scanChatTurn(s.pool.QueryRow(ctx, `
 		SELECT t.id, t.seq, t.question, t.answer, t.summary, t.refs, t.topics, t.generator, t.created_at
 		FROM chat_turns t JOIN chat_conversations c ON c.id = t.conversation_id
 		WHERE t.id = $1 AND c.visitor = $2`, turnID, visitorKey(visitor)))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return t, ErrNotFound
+	if err != nil {
+		return t, notFound("chat turn", err)
 	}
-	return t, err
+	return t, nil
 }
 
 // ConversationsOf lists the visitor's conversations, most recent first, at
@@ -203,14 +202,14 @@ func (s *Store) ConversationsOf(ctx context.Context, visitor string, limit int) 
 }
 
 // DeleteConversation deletes the visitor's conversation and its turns;
-// ErrNotFound when there is none of the visitor's with that id.
+// selah.ErrNotFound when there is none of the visitor's with that id.
 func (s *Store) DeleteConversation(ctx context.Context, visitor, id string) error {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM chat_conversations WHERE id = $1 AND visitor = $2`, id, visitorKey(visitor))
 	if err != nil {
 		return fmt.Errorf("store: delete conversation: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return selah.ErrNotFound
 	}
 	return nil
 }

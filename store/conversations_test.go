@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
@@ -27,8 +28,8 @@ func TestConversationLifecycle(t *testing.T) {
 	if first.Seq != 1 || first.ID == "" || first.CreatedAt.IsZero() {
 		t.Fatalf("first turn %+v", first)
 	}
-	if _, _, err := st.AddChatTurn(ctx, bob, id, store.ChatTurn{Question: "Mine now?", Generator: "none"}); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("another visitor adding a turn: %v, want ErrNotFound", err)
+	if _, _, err := st.AddChatTurn(ctx, bob, id, store.ChatTurn{Question: "Mine now?", Generator: "none"}); !errors.Is(err, selah.ErrNotFound) {
+		t.Fatalf("another visitor adding a turn: %v, want selah.ErrNotFound", err)
 	}
 	id2, second, err := st.AddChatTurn(ctx, alice, id, store.ChatTurn{Question: "Whom did she marry?", Answer: "Boaz.",
 		Summary: "Boaz.", Refs: []store.AnswerRef{ruth}, Topics: []store.AnswerTopic{{Slug: "marriage", Title: "Marriage"}}, Generator: "extractive"})
@@ -44,13 +45,13 @@ func TestConversationLifecycle(t *testing.T) {
 		c.Turns[1].Topics[0].Slug != "marriage" || c.Turns[0].Refs == nil {
 		t.Fatalf("conversation %+v", c)
 	}
-	if _, err := st.ConversationOf(ctx, bob, id); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.ConversationOf(ctx, bob, id); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("another visitor reading: %v", err)
 	}
 	if got, err := st.ChatTurnOf(ctx, alice, second.ID); err != nil || got.Answer != "Boaz." {
 		t.Fatalf("ChatTurnOf = %+v, %v", got, err)
 	}
-	if _, err := st.ChatTurnOf(ctx, bob, second.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.ChatTurnOf(ctx, bob, second.ID); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("another visitor's turn: %v", err)
 	}
 	list, err := st.ConversationsOf(ctx, alice, 10)
@@ -67,13 +68,13 @@ func TestConversationLifecycle(t *testing.T) {
 		t.Fatalf("visitor token stored as is: %d %v", n, err)
 	}
 
-	if err := st.DeleteConversation(ctx, bob, id); !errors.Is(err, store.ErrNotFound) {
+	if err := st.DeleteConversation(ctx, bob, id); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("another visitor deleting: %v", err)
 	}
 	if err := st.DeleteConversation(ctx, alice, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.ConversationOf(ctx, alice, id); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.ConversationOf(ctx, alice, id); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("after delete: %v", err)
 	}
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM chat_turns`).Scan(&n); err != nil || n != 0 {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"time"
@@ -46,7 +45,7 @@ var embedderName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,30}$`)
 // part of an index name and a SQL literal, so it is held to [a-z0-9_].
 func ValidEmbedderName(name string) bool { return embedderName.MatchString(name) }
 
-// Embedder returns the embedders row called name, or ErrNotFound.
+// Embedder returns the embedders row called name, or selah.ErrNotFound.
 func (s *Store) Embedder(ctx context.Context, name string) (EmbedderRecord, error) {
 	var r EmbedderRecord
 	var model string
@@ -55,11 +54,8 @@ func (s *Store) Embedder(ctx context.Context, name string) (EmbedderRecord, erro
 		       (SELECT count(*) FROM verse_embeddings v WHERE v.embedder = e.name)
 		FROM embedders e WHERE e.name = $1`, name).
 		Scan(&r.Name, &r.Kind, &r.Dims, &model, &r.Checksum, &r.BuiltAt, &r.Vectors)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return r, ErrNotFound
-	}
 	if err != nil {
-		return r, fmt.Errorf("store: embedder %s: %w", name, err)
+		return r, notFound("embedder "+name, err)
 	}
 	r.Model = []byte(model)
 	return r, nil

@@ -151,7 +151,7 @@ func insertKey(ctx context.Context, tx pgx.Tx, k *APIKey) (key string, internalI
 // enforced atomically: the account row is locked for the transaction, so
 // concurrent calls are serialized and never admit one key too many (the
 // excess get selah.ECONFLICT). A disabled account gets
-// selah.EACCOUNTDISABLED, an unknown one ErrNotFound.
+// selah.EACCOUNTDISABLED, an unknown one selah.ErrNotFound.
 func (s *Store) CreateKey(ctx context.Context, accountID int64, name string, test bool, expiresAt *time.Time) (string, APIKey, error) {
 	name, err := cleanKeyName(name)
 	if err != nil {
@@ -216,7 +216,7 @@ func (s *Store) ListKeys(ctx context.Context, accountID int64) ([]APIKey, error)
 	return ks, nil
 }
 
-// KeyByID returns the key with the public id, or ErrNotFound.
+// KeyByID returns the key with the public id, or selah.ErrNotFound.
 func (s *Store) KeyByID(ctx context.Context, id string) (APIKey, error) {
 	var k APIKey
 	err := s.pool.QueryRow(ctx, `
@@ -230,7 +230,7 @@ func (s *Store) KeyByID(ctx context.Context, id string) (APIKey, error) {
 
 // LookupKey finds the key with the SHA-256 hash together with its account
 // and plan, in one query: it runs on every uncached API request. It returns
-// ErrNotFound for an unknown hash and does not judge the key's state; the
+// selah.ErrNotFound for an unknown hash and does not judge the key's state; the
 // caller does, with its own clock.
 func (s *Store) LookupKey(ctx context.Context, hash []byte) (KeyPrincipal, error) {
 	var p KeyPrincipal
@@ -271,7 +271,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string) error {
 		return fmt.Errorf("store: revoke key: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return selah.ErrNotFound
 	}
 	return nil
 }

@@ -102,13 +102,13 @@ func TestCreateKey(t *testing.T) {
 		})
 	}
 
-	if _, err := st.LookupKey(ctx, apikey.Hash("svc_live_nope")); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.LookupKey(ctx, apikey.Hash("svc_live_nope")); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("LookupKey(unknown) = %v", err)
 	}
-	if _, err := st.KeyByID(ctx, "key_nope"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.KeyByID(ctx, "key_nope"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("KeyByID(unknown) = %v", err)
 	}
-	if _, _, err := st.CreateKey(ctx, 999999, "x", false, nil); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := st.CreateKey(ctx, 999999, "x", false, nil); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("CreateKey(unknown account) = %v", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestRevokeKey(t *testing.T) {
 	if again := lookup(t, st, key).Key; !again.RevokedAt.Equal(*first.RevokedAt) {
 		t.Fatalf("second revoke moved revoked_at: %v -> %v", first.RevokedAt, again.RevokedAt)
 	}
-	if err := st.RevokeKey(ctx, "key_unknown"); !errors.Is(err, store.ErrNotFound) {
+	if err := st.RevokeKey(ctx, "key_unknown"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("RevokeKey(unknown) = %v", err)
 	}
 
@@ -251,7 +251,7 @@ func TestDisableKey(t *testing.T) {
 	if got := lookup(t, st, key).Key.Status; got != store.KeyDisabled {
 		t.Fatalf("status = %q", got)
 	}
-	if err := st.DisableKey(ctx, "key_unknown"); !errors.Is(err, store.ErrNotFound) {
+	if err := st.DisableKey(ctx, "key_unknown"); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("DisableKey(unknown) = %v", err)
 	}
 	// A disabled key can still be revoked.
@@ -420,7 +420,7 @@ func TestRotateKey(t *testing.T) {
 		}
 		_, _, err := st.RotateKey(ctx, k.ID, 0)
 		wantCode(t, err, selah.ECONFLICT)
-		if _, _, err := st.RotateKey(ctx, "key_unknown", 0); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := st.RotateKey(ctx, "key_unknown", 0); !errors.Is(err, selah.ErrNotFound) {
 			t.Fatalf("RotateKey(unknown) = %v", err)
 		}
 	})

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/selahdev/selah"
 )
 
 // Session is a signed-in website session. The token that names it exists
@@ -50,7 +52,7 @@ func sessionID(token string) []byte {
 // caller. now is the caller's clock, so that tests can expire sessions
 // without sleeping. The account's sessions that expired by now are deleted
 // in the same statement, which keeps the table bounded without a cleanup
-// job. An unknown account is ErrNotFound.
+// job. An unknown account is selah.ErrNotFound.
 func (s *Store) CreateSession(ctx context.Context, accountID int64, now time.Time, ttl time.Duration) (string, Session, error) {
 	token, err := newToken()
 	if err != nil {
@@ -69,7 +71,7 @@ func (s *Store) CreateSession(ctx context.Context, accountID int64, now time.Tim
 		sessionID(token), accountID, csrf, now, now.Add(ttl)).Scan(&sess.CreatedAt, &sess.ExpiresAt)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23503" { // foreign_key_violation
-		return "", Session{}, ErrNotFound
+		return "", Session{}, selah.ErrNotFound
 	}
 	if err != nil {
 		return "", Session{}, fmt.Errorf("store: create session: %w", err)
@@ -78,11 +80,11 @@ func (s *Store) CreateSession(ctx context.Context, accountID int64, now time.Tim
 }
 
 // SessionByToken returns the session named by the cookie token, with its
-// account, if it has not expired at now; otherwise ErrNotFound. Tokens that
+// account, if it has not expired at now; otherwise selah.ErrNotFound. Tokens that
 // cannot be ours are refused without a query.
 func (s *Store) SessionByToken(ctx context.Context, token string, now time.Time) (Session, Account, error) {
 	if len(token) != sessionTokenLen {
-		return Session{}, Account{}, ErrNotFound
+		return Session{}, Account{}, selah.ErrNotFound
 	}
 	var sess Session
 	var a Account

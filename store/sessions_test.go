@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 )
@@ -55,8 +56,8 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, acct, err := st.SessionByToken(ctx, tc.token, tc.at)
 			if !tc.found {
-				if !errors.Is(err, store.ErrNotFound) {
-					t.Fatalf("SessionByToken = %+v, %v; want ErrNotFound", got, err)
+				if !errors.Is(err, selah.ErrNotFound) {
+					t.Fatalf("SessionByToken = %+v, %v; want selah.ErrNotFound", got, err)
 				}
 				return
 			}
@@ -83,8 +84,8 @@ func TestSessionLifecycle(t *testing.T) {
 	if err := st.DeleteSession(ctx, token); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.SessionByToken(ctx, token, t0); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("after delete: %v, want ErrNotFound", err)
+	if _, _, err := st.SessionByToken(ctx, token, t0); !errors.Is(err, selah.ErrNotFound) {
+		t.Fatalf("after delete: %v, want selah.ErrNotFound", err)
 	}
 	if err := st.DeleteSession(ctx, token); err != nil {
 		t.Fatalf("deleting twice: %v", err)
@@ -141,7 +142,7 @@ func TestCreateSessionPurgesExpired(t *testing.T) {
 func TestCreateSessionUnknownAccount(t *testing.T) {
 	t.Parallel()
 	st := storetest.NewStore(t)
-	if _, _, err := st.CreateSession(context.Background(), 424242, time.Now(), time.Hour); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("CreateSession for an unknown account: %v, want ErrNotFound", err)
+	if _, _, err := st.CreateSession(context.Background(), 424242, time.Now(), time.Hour); !errors.Is(err, selah.ErrNotFound) {
+		t.Fatalf("CreateSession for an unknown account: %v, want selah.ErrNotFound", err)
 	}
 }

@@ -112,7 +112,7 @@ func (s *Store) SignUp(ctx context.Context, email, passwordHash string, now time
 }
 
 // VerificationPending reports whether token names a link that can still
-// be followed at now: nil if so, ErrNotFound if it is unknown, used or
+// be followed at now: nil if so, selah.ErrNotFound if it is unknown, used or
 // expired. It changes nothing (the page a link opens asks to confirm).
 func (s *Store) VerificationPending(ctx context.Context, token string, now time.Time) error {
 	var one int
@@ -128,7 +128,7 @@ func (s *Store) VerificationPending(ctx context.Context, token string, now time.
 // VerifyEmail follows a link at now: the token's account becomes verified
 // with the password chosen in the sign-up that sent this link, and all the
 // account's links are deleted, so each works once. An unknown, used or
-// expired token is ErrNotFound; of two concurrent calls with one token,
+// expired token is selah.ErrNotFound; of two concurrent calls with one token,
 // one succeeds.
 func (s *Store) VerifyEmail(ctx context.Context, token string, now time.Time) (Account, error) {
 	var a Account
@@ -166,7 +166,7 @@ func (s *Store) VerifyEmail(ctx context.Context, token string, now time.Time) (A
 // accounts verify, for development and operators). It keeps the password
 // chosen at the latest sign-up and deletes the account's links. It reports
 // whether the account was verified already, which is not an error; an
-// unknown email is ErrNotFound.
+// unknown email is selah.ErrNotFound.
 func (s *Store) MarkVerified(ctx context.Context, email string, now time.Time) (already bool, err error) {
 	err = s.pool.QueryRow(ctx, `
 		WITH old AS (SELECT id, verified_at FROM accounts WHERE email = $1 FOR UPDATE),

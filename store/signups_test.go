@@ -142,20 +142,20 @@ func TestVerifyEmail(t *testing.T) {
 		t.Fatalf("password after following the older link = %q, want that sign-up's", h)
 	}
 	for name, token := range map[string]string{"used": older.Token, "other": newer.Token, "unknown": "x"} {
-		if _, err := st.VerifyEmail(ctx, token, t0); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("VerifyEmail(%s link) = %v, want ErrNotFound", name, err)
+		if _, err := st.VerifyEmail(ctx, token, t0); !errors.Is(err, selah.ErrNotFound) {
+			t.Errorf("VerifyEmail(%s link) = %v, want selah.ErrNotFound", name, err)
 		}
-		if err := st.VerificationPending(ctx, token, t0); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("VerificationPending(%s link) = %v, want ErrNotFound", name, err)
+		if err := st.VerificationPending(ctx, token, t0); !errors.Is(err, selah.ErrNotFound) {
+			t.Errorf("VerificationPending(%s link) = %v, want selah.ErrNotFound", name, err)
 		}
 	}
 
 	exp := signUp(t, st, "late@example.com", "$argon2id$x", t0)
 	end := t0.Add(24 * time.Hour)
-	if err := st.VerificationPending(ctx, exp.Token, end); !errors.Is(err, store.ErrNotFound) {
+	if err := st.VerificationPending(ctx, exp.Token, end); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("VerificationPending at expiry = %v", err)
 	}
-	if _, err := st.VerifyEmail(ctx, exp.Token, end); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.VerifyEmail(ctx, exp.Token, end); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("VerifyEmail at expiry = %v", err)
 	}
 	if a, _ := st.AccountByEmail(ctx, "late@example.com"); a.Verified {
@@ -180,7 +180,7 @@ func TestVerifyEmailOnce(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, store.ErrNotFound):
+		case !errors.Is(err, selah.ErrNotFound):
 			t.Fatal(err)
 		}
 	}
@@ -201,13 +201,13 @@ func TestMarkVerified(t *testing.T) {
 	if a, _ := st.AccountByEmail(ctx, "cli@example.com"); !a.Verified {
 		t.Fatal("not verified")
 	}
-	if err := st.VerificationPending(ctx, su.Token, time.Now()); !errors.Is(err, store.ErrNotFound) {
+	if err := st.VerificationPending(ctx, su.Token, time.Now()); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("the account's link still works: %v", err)
 	}
 	if already, err := st.MarkVerified(ctx, "cli@example.com", time.Now()); err != nil || !already {
 		t.Fatalf("MarkVerified again = %v, %v", already, err)
 	}
-	if _, err := st.MarkVerified(ctx, "nobody@example.com", time.Now()); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.MarkVerified(ctx, "nobody@example.com", time.Now()); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("MarkVerified(unknown) = %v", err)
 	}
 }

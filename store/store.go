@@ -21,13 +21,22 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 	"github.com/pressly/goose/v3"
+
+	"github.com/selahdev/selah"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// ErrNotFound is returned by lookups that find no row.
-var ErrNotFound = errors.New("store: not found")
+// notFound translates the driver's "no rows" into the domain's
+// selah.ErrNotFound, here at the edge, so no caller ever tests for a pgx
+// error; anything else is wrapped with what was being done.
+func notFound(what string, err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return selah.ErrNotFound
+	}
+	return fmt.Errorf("store: %s: %w", what, err)
+}
 
 // Store wraps the connection pool. It is safe for concurrent use.
 type Store struct {

@@ -29,7 +29,7 @@ const DefaultSiteAsksPerDay = 10
 // JSON when the client asks for application/json first.
 func (s *Server) answerPage(c *fiber.Ctx) error {
 	rec, err := s.store.AnswerByID(c.UserContext(), c.Params("id"))
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return selah.Errorf(selah.ENOTFOUND, "There is no such answer.")
 	}
 	if err != nil {

@@ -170,7 +170,7 @@ func (s *Server) lookupKey(ctx context.Context, hash [32]byte) (*store.KeyPrinci
 	}
 	kp, err := s.store.LookupKey(ctx, hash[:])
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, selah.ErrNotFound):
 		s.keys.put(hash, nil)
 		return nil, nil
 	case err != nil:

@@ -193,7 +193,7 @@ var errNoSuchConversation = selah.Errorf(selah.ENOTFOUND, "There is no such conv
 // loadChat fills page with the visitor's conversation id.
 func (s *Server) loadChat(c *fiber.Ctx, visitor, id string, page chatPageData) (chatPageData, error) {
 	conv, err := s.store.ConversationOf(c.UserContext(), visitor, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return page, errNoSuchConversation
 	}
 	if err != nil {
@@ -280,7 +280,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 	args := jobs.AskArgs{Question: msg, MaxReferences: DefaultMaxReferences, Offline: true, Source: jobs.SourceChat}
 	if convID != "" {
 		conv, err := s.store.ConversationOf(c.UserContext(), visitor, convID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, selah.ErrNotFound) {
 			return errNoSuchConversation
 		}
 		if err != nil {
@@ -410,7 +410,7 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 	}
 	convID, stored, err := j.s.store.AddChatTurn(ctx, j.visitor, j.convID, turn)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, selah.ErrNotFound):
 		return res, errNoSuchConversation // deleted while the reply was written
 	case errors.Is(err, store.ErrConversationFull):
 		return res, selah.Errorf(selah.ECONFLICT, "This conversation is full. Start a new conversation.")
@@ -450,7 +450,7 @@ func (s *Server) deleteChat(c *fiber.Ctx) error {
 		return errNoSuchConversation
 	}
 	err = s.store.DeleteConversation(c.UserContext(), visitor, c.Params("id"))
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return errNoSuchConversation
 	}
 	if err != nil {

@@ -75,9 +75,9 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if errors.As(err, &fe) {
 		err = fromFiber(fe)
 	}
-	if selah.ErrorCode(err) == selah.EINTERNAL && (store.Unavailable(err) || isRedisDown(err)) {
+	if pub := selah.PublicError(err, "", unreachable); selah.ErrorCode(pub) != selah.ErrorCode(err) {
 		logger(c).Error("dependency unavailable", slog.String("error", err.Error()))
-		err = &selah.Error{Code: selah.EUNAVAILABLE, Message: "The service is temporarily unavailable. Try again shortly.", RetryAfter: 2}
+		err = pub
 	}
 	if RequestID(c) == "" {
 		// fasthttp refused the request before any middleware ran
@@ -107,6 +107,10 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		RequestID: RequestID(c),
 	}})
 }
+
+// unreachable reports whether err means the database or Redis could not
+// be reached: selah.PublicError answers such errors 503.
+func unreachable(err error) bool { return store.Unavailable(err) || isRedisDown(err) }
 
 // isRedisDown reports whether err is Redis unreachable: a network error
 // or go-redis's closed-pool error.

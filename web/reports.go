@@ -73,7 +73,7 @@ func (s *Server) reportSubject(c *fiber.Ctx, answerID, messageID string) (report
 	switch {
 	case answerID != "":
 		a, err := s.store.AnswerByID(c.UserContext(), answerID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, selah.ErrNotFound) {
 			return p, store.Report{}, errNoSuchReportSubject
 		}
 		if err != nil {
@@ -90,7 +90,7 @@ func (s *Server) reportSubject(c *fiber.Ctx, answerID, messageID string) (report
 			return p, store.Report{}, errNoSuchReportSubject
 		}
 		t, err := s.store.ChatTurnOf(c.UserContext(), visitor, messageID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, selah.ErrNotFound) {
 			return p, store.Report{}, errNoSuchReportSubject
 		}
 		if err != nil {

@@ -95,7 +95,7 @@ func (s *Server) loadSession(c *fiber.Ctx) (*session, error) {
 	token = strings.Clone(token) // Fiber reuses the request buffer
 	now := s.now()
 	st, acct, err := s.store.SessionByToken(c.UserContext(), token, now)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		s.clearCookie(c, sessionCookie)
 		return nil, nil
 	}
@@ -470,7 +470,7 @@ func (s *Server) signIn(c *fiber.Ctx) error {
 		}
 	}
 	acct, hash, err := s.store.AccountForLogin(c.UserContext(), form.Email)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, selah.ErrNotFound) {
 		return fmt.Errorf("web: sign in: %w", err)
 	}
 	var ok bool

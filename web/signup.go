@@ -102,7 +102,7 @@ func (s *Server) verifyForm(c *fiber.Ctx) error {
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	err := s.store.VerificationPending(c.UserContext(), token, s.now())
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	if err != nil {
@@ -119,7 +119,7 @@ func (s *Server) verify(c *fiber.Ctx) error {
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	acct, err := s.store.VerifyEmail(c.UserContext(), token, s.now())
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		logger(c).Info("verification link refused")
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}

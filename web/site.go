@@ -385,7 +385,7 @@ var errNoSuchKey = selah.Errorf(selah.ENOTFOUND, "There is no such API key.")
 // that does not exist, so ids cannot be probed.
 func (s *Server) ownKey(c *fiber.Ctx) (store.APIKey, error) {
 	k, err := s.store.KeyByID(c.UserContext(), c.Params("id"))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && k.AccountID != mustSession(c).account.ID) {
+	if errors.Is(err, selah.ErrNotFound) || (err == nil && k.AccountID != mustSession(c).account.ID) {
 		return store.APIKey{}, errNoSuchKey
 	}
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
@@ -432,7 +433,7 @@ func TestSiteSignInAndOut(t *testing.T) {
 	if ck := p.cookie(sessionCookie); ck == nil || ck.Value != "" || !ck.Expires.Before(time.Now()) {
 		t.Fatalf("sign-out cookie = %+v, want it cleared", ck)
 	}
-	if _, _, err := env.st.SessionByToken(ctx, token, time.Now()); err != store.ErrNotFound {
+	if _, _, err := env.st.SessionByToken(ctx, token, time.Now()); err != selah.ErrNotFound {
 		t.Fatalf("session after sign-out: %v, want ErrNotFound", err)
 	}
 	// A copy of the old cookie is worth nothing.

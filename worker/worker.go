@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -131,12 +130,11 @@ func (w *Worker) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		m.queueWait.WithLabelValues(t.Type()).Observe(start.Sub(env.EnqueuedAt).Seconds())
 	}
 	body, err := h(ctx, env.RequestID, args)
-	if selah.ErrorCode(err) == selah.EINTERNAL && errors.Is(err, context.DeadlineExceeded) {
-		err = selah.Errorf(selah.ETIMEOUT, "The %s job did not finish in time.", t.Type())
-	}
-	if selah.ErrorCode(err) == selah.EINTERNAL && store.Unavailable(err) {
-		log.Error("database unavailable", slog.String("error", err.Error()))
-		err = &selah.Error{Code: selah.EUNAVAILABLE, Message: "The service is temporarily unavailable. Try again shortly.", RetryAfter: 2}
+	if pub := selah.PublicError(err, t.Type(), store.Unavailable); selah.ErrorCode(pub) != selah.ErrorCode(err) {
+		if selah.ErrorCode(pub) == selah.EUNAVAILABLE {
+			log.Error("database unavailable", slog.String("error", err.Error()))
+		}
+		err = pub
 	}
 	if m := w.metrics; m != nil {
 		outcome := "ok"

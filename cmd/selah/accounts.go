@@ -77,10 +77,10 @@ func accountByEmail(ctx context.Context, st *store.Store, email string) (store.A
 	return a, noAccount(err, email)
 }
 
-// noAccount turns store.ErrNotFound from an account lookup by email into
+// noAccount turns selah.ErrNotFound from an account lookup by email into
 // a message for people.
 func noAccount(err error, email string) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return selah.Errorf(selah.ENOTFOUND, "no account with email %s", store.NormalizeEmail(email))
 	}
 	return err
@@ -241,7 +241,7 @@ keys are stored only as hashes, so an existing key cannot be shown again.`,
 
 func ensureDev(ctx context.Context, st *store.Store, out io.Writer, port int) error {
 	a, err := st.AccountByEmail(ctx, devEmail)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		a, err = st.CreateAccount(ctx, devEmail, "", store.PlanDeveloper, false)
 		if selah.ErrorCode(err) == selah.ECONFLICT {
 			// Another ensure-dev created it a moment ago.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/client"
@@ -206,7 +207,7 @@ func loopbackOnly(raw string) error {
 // the internal plan the first time.
 func benchKey(ctx context.Context, st *store.Store) (key, id string, err error) {
 	a, err := st.AccountByEmail(ctx, benchAccount)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		a, err = st.CreateAccount(ctx, benchAccount, "", store.PlanInternal, false)
 	}
 	if err != nil {

@@ -100,9 +100,9 @@ func timeOr(t *time.Time, def string) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// keyNotFound turns store.ErrNotFound into a message for people.
+// keyNotFound turns selah.ErrNotFound into a message for people.
 func keyNotFound(err error, id string) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, selah.ErrNotFound) {
 		return selah.Errorf(selah.ENOTFOUND, "no key with id %s (see selah keys list --email ...)", id)
 	}
 	return err

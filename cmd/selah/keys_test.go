@@ -220,7 +220,7 @@ func TestAccountsVerify(t *testing.T) {
 	if a, err := c.st.AccountByEmail(ctx, "site@example.com"); err != nil || !a.Verified {
 		t.Fatalf("account after verify = %+v, %v", a, err)
 	}
-	if err := c.st.VerificationPending(ctx, su.Token, time.Now()); !errors.Is(err, store.ErrNotFound) {
+	if err := c.st.VerificationPending(ctx, su.Token, time.Now()); !errors.Is(err, selah.ErrNotFound) {
 		t.Fatalf("the account's link still works: %v", err)
 	}
 	if out := c.run("accounts", "verify", "site@example.com"); !strings.Contains(out, "verified already") {
