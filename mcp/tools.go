@@ -12,20 +12,14 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/web/client"
 )
 
-// Bounds of the API (web/openapi.yaml), repeated in the tools' input
-// schemas so that a model sees them before it calls.
-const (
-	maxReferenceBytes = 200
-	maxQuery          = 500
-	maxSearchLimit    = 20
-	defaultLimit      = 10
-	maxQuestion       = 1000
-	maxReferences     = 8
-	defaultReferences = 5
-)
+// maxReferenceBytes bounds a reference (web/openapi.yaml). It and the
+// API's request bounds (selah.MaxQueryLength and the rest) go into the
+// tools' input schemas so that a model sees them before it calls.
+const maxReferenceBytes = 200
 
 const apiKeyDescription = "The user's own selah API key: svc_live_ or svc_test_ followed by 49 letters and digits (58 characters), " +
 	"or the literal \"env\" to use the key in the MCP server's SELAH_API_KEY (so the key need not pass through the conversation). " +
@@ -93,13 +87,13 @@ func (t *tools) register(s *sdk.Server) {
 		InputSchema: schemaFor[searchIn](map[string]func(*jsonschema.Schema){
 			"query": func(p *jsonschema.Schema) {
 				p.Description = "What to look for: words, a paraphrase, a theme or a reference. 1 to 500 characters."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(maxQuery)
+				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(selah.MaxQueryLength)
 				p.Examples = []any{"do not worry about tomorrow"}
 			},
 			"limit": func(p *jsonschema.Schema) {
 				p.Description = "How many verses to return at most, 1 to 20 (default 10)."
-				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(maxSearchLimit))
-				p.Default = json.RawMessage(fmt.Sprint(defaultLimit))
+				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(selah.MaxSearchLimit))
+				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultSearchLimit))
 			},
 		}),
 	}, t.search)
@@ -115,13 +109,13 @@ func (t *tools) register(s *sdk.Server) {
 		InputSchema: schemaFor[askIn](map[string]func(*jsonschema.Schema){
 			"question": func(p *jsonschema.Schema) {
 				p.Description = "The question, 1 to 1000 characters."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(maxQuestion)
+				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(selah.MaxQuestionLength)
 				p.Examples = []any{"What does the Bible say about forgiveness?"}
 			},
 			"maxReferences": func(p *jsonschema.Schema) {
 				p.Description = "How many passages the answer may cite at most, 1 to 8 (default 5)."
-				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(maxReferences))
-				p.Default = json.RawMessage(fmt.Sprint(defaultReferences))
+				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(selah.MaxMaxReferences))
+				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultMaxReferences))
 			},
 		}),
 	}, t.ask)

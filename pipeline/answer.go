@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/api"
@@ -75,13 +74,10 @@ type AnswerOptions struct {
 	Context []Turn
 }
 
-// Limits and defaults of Answer.
-const (
-	DefaultAskCandidates = 10
-	DefaultMaxRefs       = 3
-	MaxRefs              = 8
-	MaxQuestionRunes     = 1000
-)
+// DefaultAskCandidates is how many retrieved verses the generator sees
+// when Answerer.Candidates is 0. The question's and references' bounds are
+// the API's, selah.CheckAsk.
+const DefaultAskCandidates = 10
 
 // The answer given when no passage speaks to the question.
 const (
@@ -128,20 +124,15 @@ func NewAnswerer(st *store.Store, r *Retriever, g Generator) *Answerer {
 func (a *Answerer) GeneratorName() string { return a.g.Name() }
 
 // Answer answers question with at most maxRefs references (0:
-// DefaultMaxRefs). A failing or ungrounded generator is not an error: the
+// selah.DefaultMaxReferences, as the API). A failing or ungrounded generator is not an error: the
 // extractive answer stands in. Errors are an invalid request
 // (selah.EINVALID), an unreachable embedder
 // (selah.EEMBEDDERUNAVAILABLE), the database, or ctx ending.
 func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opts AnswerOptions) (Answer, error) {
-	question = strings.TrimSpace(question)
-	maxRefs = cmp.Or(maxRefs, DefaultMaxRefs)
-	switch {
-	case question == "":
-		return Answer{}, selah.Errorf(selah.EINVALID, "The question is empty.")
-	case utf8.RuneCountInString(question) > MaxQuestionRunes:
-		return Answer{}, selah.Errorf(selah.EINVALID, "The question is longer than %d characters.", MaxQuestionRunes)
-	case maxRefs < 1 || maxRefs > MaxRefs:
-		return Answer{}, selah.Errorf(selah.EINVALID, "maxReferences must be between 1 and %d.", MaxRefs)
+	maxRefs = cmp.Or(maxRefs, selah.DefaultMaxReferences)
+	question, err := selah.CheckAsk(question, maxRefs)
+	if err != nil {
+		return Answer{}, err
 	}
 	// Twice as many candidates as references asked for, so that a
 	// composer has relevant passages to fill maxReferences with.

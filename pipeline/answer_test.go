@@ -133,7 +133,7 @@ func TestAnswerMaxRefs(t *testing.T) {
 	a, st := newAnswerer(t, nil)
 	ctx := context.Background()
 	const q = "What does the Bible say about forgiving others?"
-	for n := 1; n <= pipeline.MaxRefs; n++ {
+	for n := 1; n <= selah.MaxMaxReferences; n++ {
 		ans, err := a.Answer(ctx, q, n, pipeline.AnswerOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -147,7 +147,7 @@ func TestAnswerMaxRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGrounded(t, st, ans, pipeline.DefaultMaxRefs)
+	checkGrounded(t, st, ans, selah.DefaultMaxReferences)
 	for _, tt := range []struct {
 		q       string
 		maxRefs int
@@ -155,7 +155,7 @@ func TestAnswerMaxRefs(t *testing.T) {
 		{"  ", 3},
 		{q, 9},
 		{q, -1},
-		{strings.Repeat("a", pipeline.MaxQuestionRunes+1), 3},
+		{strings.Repeat("a", selah.MaxQuestionLength+1), 3},
 	} {
 		if _, err := a.Answer(ctx, tt.q, tt.maxRefs, pipeline.AnswerOptions{}); selah.ErrorCode(err) != selah.EINVALID {
 			t.Errorf("question of %d runes, maxRefs %d: %v", utf8.RuneCountInString(tt.q), tt.maxRefs, err)

@@ -93,8 +93,8 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 	if q == "" {
 		return show(fiber.StatusBadRequest, "Please write a question.")
 	}
-	if n := len([]rune(q)); n > MaxQuestionLength {
-		return show(fiber.StatusBadRequest, fmt.Sprintf("The question is %d characters long; the limit is %d.", n, MaxQuestionLength))
+	if n := len([]rune(q)); n > selah.MaxQuestionLength {
+		return show(fiber.StatusBadRequest, fmt.Sprintf("The question is %d characters long; the limit is %d.", n, selah.MaxQuestionLength))
 	}
 	release, err := s.takeSiteAsk(c)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	args := jobs.AskArgs{Question: q, MaxReferences: DefaultMaxReferences, Offline: true, Source: jobs.SourceWeb}
+	args := jobs.AskArgs{Question: q, MaxReferences: selah.DefaultMaxReferences, Offline: true, Source: jobs.SourceWeb}
 	body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
 	if err != nil {
 		release()

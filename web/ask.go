@@ -7,19 +7,28 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/jobs"
-)
-
-// Ask request bounds (api-spec section 8).
-const (
-	MaxQuestionLength    = 1000
-	DefaultMaxReferences = 5
-	MaxMaxReferences     = 8
 )
 
 type askRequest struct {
 	Question      *string `json:"question"`
 	MaxReferences *int    `json:"maxReferences"`
+}
+
+// validate returns the question and reference count of an Ask request:
+// absent fields as the API defines them, the bounds as selah.CheckAsk
+// holds them.
+func (r askRequest) validate() (string, int, error) {
+	if r.Question == nil {
+		return "", 0, errRequired("question")
+	}
+	n := selah.DefaultMaxReferences
+	if r.MaxReferences != nil {
+		n = *r.MaxReferences
+	}
+	q, err := selah.CheckAsk(*r.Question, n)
+	return q, n, err
 }
 
 // ask serves POST /ask: validated, then run as an ask job under an Ask
@@ -30,11 +39,7 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := requiredText("question", req.Question, MaxQuestionLength)
-	if err != nil {
-		return err
-	}
-	n, err := optionalInt("maxReferences", req.MaxReferences, DefaultMaxReferences, 1, MaxMaxReferences)
+	q, n, err := req.validate()
 	if err != nil {
 		return err
 	}

@@ -246,7 +246,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 			convID = strings.TrimSpace(*req.ConversationID)
 		}
 		req.Message = trimmed(req.Message)
-		m, err := requiredText("message", req.Message, MaxQuestionLength)
+		m, err := requiredText("message", req.Message, selah.MaxQuestionLength)
 		if err != nil {
 			return err
 		}
@@ -273,11 +273,11 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 	if isForm && msg == "" {
 		return formError(fiber.StatusBadRequest, selah.Errorf(selah.EINVALID, "Please write a message."))
 	}
-	if n := len([]rune(msg)); isForm && n > MaxQuestionLength {
-		return formError(fiber.StatusBadRequest, selah.Errorf(selah.EINVALID, "The message is %d characters long; the limit is %d.", n, MaxQuestionLength))
+	if n := len([]rune(msg)); isForm && n > selah.MaxQuestionLength {
+		return formError(fiber.StatusBadRequest, selah.Errorf(selah.EINVALID, "The message is %d characters long; the limit is %d.", n, selah.MaxQuestionLength))
 	}
 
-	args := jobs.AskArgs{Question: msg, MaxReferences: DefaultMaxReferences, Offline: true, Source: jobs.SourceChat}
+	args := jobs.AskArgs{Question: msg, MaxReferences: selah.DefaultMaxReferences, Offline: true, Source: jobs.SourceChat}
 	if convID != "" {
 		conv, err := s.store.ConversationOf(c.UserContext(), visitor, convID)
 		if errors.Is(err, selah.ErrNotFound) {

@@ -205,7 +205,7 @@ func checkControl(field, s, allow string) error {
 // characters (Unicode code points).
 func requiredText(field string, v *string, max int) (string, error) {
 	if v == nil {
-		return "", selah.Errorf(selah.EINVALID, "Field %q is required.", field)
+		return "", errRequired(field)
 	}
 	s := strings.TrimSpace(*v)
 	if s == "" {
@@ -215,6 +215,11 @@ func requiredText(field string, v *string, max int) (string, error) {
 		return "", selah.Errorf(selah.EINVALID, "Field %q is %d characters long; the maximum is %d.", field, n, max)
 	}
 	return s, nil
+}
+
+// errRequired is the error of a required field that is absent.
+func errRequired(field string) error {
+	return selah.Errorf(selah.EINVALID, "Field %q is required.", field)
 }
 
 // optionalInt validates an optional integer field within [min, max].

@@ -43,18 +43,16 @@ func FuzzDecodeRequest(f *testing.F) {
 		if err := decodeJSON(c, &sr); err != nil {
 			check(err)
 		} else {
-			_, err := requiredText("query", sr.Query, MaxQueryLength)
+			_, err := requiredText("query", sr.Query, selah.MaxQueryLength)
 			check(err)
-			_, err = optionalInt("limit", sr.Limit, DefaultSearchLimit, 1, MaxSearchLimit)
+			_, err = optionalInt("limit", sr.Limit, selah.DefaultSearchLimit, 1, selah.MaxSearchLimit)
 			check(err)
 		}
 		var ar askRequest
 		if err := decodeJSON(c, &ar); err != nil {
 			check(err)
 		} else {
-			_, err := requiredText("question", ar.Question, MaxQuestionLength)
-			check(err)
-			_, err = optionalInt("maxReferences", ar.MaxReferences, DefaultMaxReferences, 1, MaxMaxReferences)
+			_, _, err := ar.validate()
 			check(err)
 		}
 	})

@@ -58,8 +58,8 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		min, max      float64
 		def           any
 	}{
-		{"SearchRequest", "limit", 1, MaxSearchLimit, float64(DefaultSearchLimit)},
-		{"AskRequest", "maxReferences", 1, MaxMaxReferences, float64(DefaultMaxReferences)},
+		{"SearchRequest", "limit", 1, selah.MaxSearchLimit, float64(selah.DefaultSearchLimit)},
+		{"AskRequest", "maxReferences", 1, selah.MaxMaxReferences, float64(selah.DefaultMaxReferences)},
 	}
 	for _, b := range bounds {
 		p := prop(b.schema, b.field)
@@ -71,8 +71,8 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		schema, field string
 		max           uint64
 	}{
-		{"SearchRequest", "query", MaxQueryLength},
-		{"AskRequest", "question", MaxQuestionLength},
+		{"SearchRequest", "query", selah.MaxQueryLength},
+		{"AskRequest", "question", selah.MaxQuestionLength},
 	} {
 		if p := prop(l.schema, l.field); p.MaxLength == nil || *p.MaxLength != l.max || p.MinLength != 1 {
 			t.Errorf("%s.%s: maxLength %v, want %d", l.schema, l.field, p.MaxLength, l.max)

@@ -3,14 +3,8 @@ package web
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/jobs"
-)
-
-// Search request bounds (api-spec section 8).
-const (
-	MaxQueryLength     = 500
-	DefaultSearchLimit = 10
-	MaxSearchLimit     = 20
 )
 
 type searchRequest struct {
@@ -24,11 +18,11 @@ func (s *Server) search(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := requiredText("query", req.Query, MaxQueryLength)
+	q, err := requiredText("query", req.Query, selah.MaxQueryLength)
 	if err != nil {
 		return err
 	}
-	limit, err := optionalInt("limit", req.Limit, DefaultSearchLimit, 1, MaxSearchLimit)
+	limit, err := optionalInt("limit", req.Limit, selah.DefaultSearchLimit, 1, selah.MaxSearchLimit)
 	if err != nil {
 		return err
 	}
