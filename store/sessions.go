@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"time"
@@ -28,20 +26,6 @@ type Session struct {
 	ExpiresAt time.Time
 }
 
-// sessionTokenLen is the length of a session token: 32 random bytes in
-// unpadded base64url.
-var sessionTokenLen = base64.RawURLEncoding.EncodedLen(32)
-
-// newToken returns 256 random bits in unpadded base64url (43 characters),
-// the form of session and CSRF tokens.
-func newToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("store: random token: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
 func sessionID(token string) []byte {
 	h := sha256.Sum256([]byte(token))
 	return h[:]
@@ -54,16 +38,9 @@ func sessionID(token string) []byte {
 // in the same statement, which keeps the table bounded without a cleanup
 // job. An unknown account is selah.ErrNotFound.
 func (s *Store) CreateSession(ctx context.Context, accountID int64, now time.Time, ttl time.Duration) (string, Session, error) {
-	token, err := newToken()
-	if err != nil {
-		return "", Session{}, err
-	}
-	csrf, err := newToken()
-	if err != nil {
-		return "", Session{}, err
-	}
+	token, csrf := selah.NewToken(), selah.NewToken()
 	sess := Session{AccountID: accountID, CSRFToken: csrf}
-	err = s.pool.QueryRow(ctx, `
+	err := s.pool.QueryRow(ctx, `
 		WITH purged AS (DELETE FROM sessions WHERE account_id = $2 AND expires_at <= $4)
 		INSERT INTO sessions (id, account_id, csrf_token, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5)
@@ -83,7 +60,7 @@ func (s *Store) CreateSession(ctx context.Context, accountID int64, now time.Tim
 // account, if it has not expired at now; otherwise selah.ErrNotFound. Tokens that
 // cannot be ours are refused without a query.
 func (s *Store) SessionByToken(ctx context.Context, token string, now time.Time) (Session, Account, error) {
-	if len(token) != sessionTokenLen {
+	if len(token) != selah.TokenLen {
 		return Session{}, Account{}, selah.ErrNotFound
 	}
 	var sess Session

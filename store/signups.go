@@ -62,12 +62,9 @@ func (s *Store) SignUp(ctx context.Context, email, passwordHash string, now time
 	if passwordHash == "" {
 		return SignUp{}, errors.New("store: sign up: no password hash")
 	}
-	token, err := newToken()
-	if err != nil {
-		return SignUp{}, err
-	}
+	token := selah.NewToken()
 	var su SignUp
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var id int64
 		su.Outcome = SignUpCreated
 		// ON CONFLICT waits for a concurrent sign-up of the same address

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/api"
@@ -18,6 +17,7 @@ import (
 	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/limits"
 )
 
 // DefaultSiteAsksPerDay is the website's anonymous Ask quota per client
@@ -100,7 +100,7 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 	if err != nil {
 		var ae *selah.Error
 		if errors.As(err, &ae) {
-			c.Set(fiber.HeaderRetryAfter, fmt.Sprint(ae.RetryAfter))
+			setRetryAfter(c, ae)
 			return show(fiber.StatusTooManyRequests, ae.Message)
 		}
 		return err
@@ -125,52 +125,48 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 	return c.Redirect(answerPath(res.AnswerID), fiber.StatusSeeOther)
 }
 
-// siteAskKey is the Redis counter of one client address's website asks on
-// the UTC day of now.
-func (s *Server) siteAskKey(c *fiber.Ctx, now time.Time) string {
-	return "selah:site-asks:" + now.UTC().Format("2006-01-02") + ":" + c.IP()
+// siteAskQuotaName names the website's Ask allowance in web/limits.
+const siteAskQuotaName = "site-asks"
+
+// siteAskSubjects are what a website ask counts against: the client
+// address, per UTC day.
+func (s *Server) siteAskSubjects(c *fiber.Ctx) []limits.Subject {
+	return []limits.Subject{{ID: "addr:" + c.IP(), Limit: s.siteAsksPerDay()}}
 }
 
 // takeSiteAsk counts one website ask for the client's address today and
 // returns the function that gives it back (an ask that failed is not
 // counted). Over the quota it is a quota_exceeded error until the next
-// UTC midnight. INCR is atomic, so concurrent asks never over-admit.
+// UTC midnight. The count is web/limits' counter, taken in one script, so
+// concurrent asks never over-admit.
 func (s *Server) takeSiteAsk(c *fiber.Ctx) (release func(), err error) {
-	now := s.now()
-	key := s.siteAskKey(c, now)
-	limit := s.siteAsksPerDay()
 	ctx := c.UserContext()
-	n, err := s.redis.Incr(ctx, key).Result()
+	taken, err := s.limits.Take(ctx, siteAskQuotaName, 24*time.Hour, s.siteAskSubjects(c))
 	if err != nil {
-		return nil, limitsUnavailable(c, err)
+		var ae *selah.Error
+		if !errors.As(err, &ae) || ae.Code != selah.EQUOTA {
+			return nil, limitsUnavailable(c, err)
+		}
+		s.metrics.rejected(selah.EQUOTA)
+		return nil, &selah.Error{Code: selah.EQUOTA, RetryAfter: ae.RetryAfter,
+			Message: fmt.Sprintf("You have asked %d questions today, the website's daily limit. Come back after midnight UTC, or use the API with a key.", s.siteAsksPerDay())}
 	}
-	if n == 1 {
-		s.redis.Expire(ctx, key, 26*time.Hour)
-	}
-	release = func() {
+	return func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 		defer cancel()
-		if err := s.redis.Decr(rctx, key).Err(); err != nil {
+		if err := s.limits.GiveBack(rctx, taken); err != nil {
 			logger(c).Warn("release website ask", slog.String("error", err.Error()))
 		}
-	}
-	if int(n) > limit {
-		release()
-		midnight := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
-		s.metrics.rejected(selah.EQUOTA)
-		return nil, &selah.Error{Code: selah.EQUOTA, RetryAfter: max(1, int(midnight.Sub(now).Seconds()+0.999)),
-			Message: fmt.Sprintf("You have asked %d questions today, the website's daily limit. Come back after midnight UTC, or use the API with a key.", limit)}
-	}
-	return release, nil
+	}, nil
 }
 
 // siteAsksLeft is how many website asks the client has left today.
 func (s *Server) siteAsksLeft(c *fiber.Ctx) int {
-	n, err := s.redis.Get(c.UserContext(), s.siteAskKey(c, s.now())).Int()
-	if err != nil && !errors.Is(err, redis.Nil) {
+	n, _, err := s.limits.Left(c.UserContext(), siteAskQuotaName, 24*time.Hour, s.siteAskSubjects(c))
+	if err != nil {
 		return 0
 	}
-	return max(0, s.siteAsksPerDay()-n)
+	return n
 }
 
 func (s *Server) siteAsksPerDay() int {

@@ -59,7 +59,7 @@ func (s *Server) chatRoutes() {
 // visitorOf returns the visitor token of the request; with create, a
 // visitor without one gets one (and the cookie), else "" is returned.
 func (s *Server) visitorOf(c *fiber.Ctx, create bool) (string, error) {
-	if t := c.Cookies(visitorCookie); wellFormedToken(t) {
+	if t := c.Cookies(visitorCookie); selah.WellFormedToken(t) {
 		return strings.Clone(t), nil
 	}
 	if t, ok := c.Locals(visitorCookie).(string); ok {
@@ -68,10 +68,7 @@ func (s *Server) visitorOf(c *fiber.Ctx, create bool) (string, error) {
 	if !create {
 		return "", nil
 	}
-	t, err := randomToken()
-	if err != nil {
-		return "", err
-	}
+	t := selah.NewToken()
 	c.Cookie(&fiber.Cookie{
 		Name:     visitorCookie,
 		Value:    t,
@@ -309,7 +306,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 			if isForm {
 				var ae *selah.Error
 				errors.As(err, &ae)
-				c.Set(fiber.HeaderRetryAfter, fmt.Sprint(ae.RetryAfter))
+				setRetryAfter(c, ae)
 				return formError(fiber.StatusTooManyRequests, chatSpent(err))
 			}
 			return chatSpent(err)

@@ -164,13 +164,13 @@ func (s *Server) admit(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// ReserveAsk claims one Ask of the caller's daily and monthly quota. The
-// /ask handler calls it before it enqueues the work, then CommitAsk when the
-// Ask succeeded or ReleaseAsk otherwise (withAskQuota does all three). A
+// reserveAsk claims one Ask of the caller's daily and monthly quota. The
+// /ask handler calls it before it enqueues the work, then commitAsk when the
+// Ask succeeded or releaseAsk otherwise (withAskQuota does all three). A
 // used-up quota is the *selah.Error quota_exceeded (429 with Retry-After
 // until the UTC day or month ends). The X-Quota-* headers are set to the
 // quota left with this Ask counted.
-func (s *Server) ReserveAsk(c *fiber.Ctx) (limits.Reservation, error) {
+func (s *Server) reserveAsk(c *fiber.Ctx) (limits.Reservation, error) {
 	p, err := principal(c)
 	if err != nil {
 		return limits.Reservation{}, err
@@ -191,14 +191,14 @@ func (s *Server) ReserveAsk(c *fiber.Ctx) (limits.Reservation, error) {
 	return r, nil
 }
 
-// CommitAsk charges the reservation of an Ask that succeeded (recorded in
+// commitAsk charges the reservation of an Ask that succeeded (recorded in
 // Postgres, counted in Redis; committing twice charges once) and sets the
 // X-Quota-* headers to the quota left afterwards. An error means the Ask
 // could not be recorded or counted: the handler should log it and still
 // serve the answer, since the work is done. The reservation lapses by
 // itself and is then settled from Postgres: counted if the Ask was
 // recorded there, dropped if not.
-func (s *Server) CommitAsk(c *fiber.Ctx, r limits.Reservation) error {
+func (s *Server) commitAsk(c *fiber.Ctx, r limits.Reservation) error {
 	q, err := s.limits.Commit(c.UserContext(), r)
 	if err != nil {
 		return err
@@ -207,10 +207,10 @@ func (s *Server) CommitAsk(c *fiber.Ctx, r limits.Reservation) error {
 	return nil
 }
 
-// ReleaseAsk gives back the reservation of an Ask that failed or never ran;
+// releaseAsk gives back the reservation of an Ask that failed or never ran;
 // it is not charged. A failure is only logged: the reservation lapses at
 // its lease expiry anyway.
-func (s *Server) ReleaseAsk(c *fiber.Ctx, r limits.Reservation) {
+func (s *Server) releaseAsk(c *fiber.Ctx, r limits.Reservation) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), releaseTimeout)
 	defer cancel()
 	if err := s.limits.Release(ctx, r); err != nil {
@@ -225,21 +225,21 @@ func (s *Server) ReleaseAsk(c *fiber.Ctx, r limits.Reservation) {
 // withAskQuota runs ask under a quota reservation: reserved first, charged
 // when ask returns nil, released when it fails or panics.
 func (s *Server) withAskQuota(c *fiber.Ctx, ask func() error) (err error) {
-	r, err := s.ReserveAsk(c)
+	r, err := s.reserveAsk(c)
 	if err != nil {
 		return err
 	}
 	committed := false
 	defer func() {
 		if !committed {
-			s.ReleaseAsk(c, r)
+			s.releaseAsk(c, r)
 		}
 	}()
 	if err := ask(); err != nil {
 		return err
 	}
 	committed = true
-	if err := s.CommitAsk(c, r); err != nil {
+	if err := s.commitAsk(c, r); err != nil {
 		logger(c).Error("record ask usage", slog.String("error", err.Error()), slog.String("reservation", r.ID))
 	}
 	return nil

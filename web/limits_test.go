@@ -444,7 +444,7 @@ func TestAskQuotaHelpers(t *testing.T) {
 		}
 	}
 	c := principalCtx(t, env.servers[0], a)
-	_, err := env.servers[0].ReserveAsk(c)
+	_, err := env.servers[0].reserveAsk(c)
 	var ae *selah.Error
 	if !errors.As(err, &ae) || ae.Code != selah.EQUOTA || ae.RetryAfter != 6*3600 {
 		t.Fatalf("11th Ask: %v, want quota_exceeded with Retry-After 21600", err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/selahdev/selah"
 )
 
 // A new key is shown with post/redirect/get: the form's POST makes the key
@@ -29,10 +31,7 @@ func newKeyRedisKey(token string) string { return "selah:site:newkey:" + sha256B
 
 // showKeyOnce keeps page for one showing and redirects to it.
 func (s *Server) showKeyOnce(c *fiber.Ctx, page newKeyPage) error {
-	token, err := randomToken()
-	if err != nil {
-		return err
-	}
+	token := selah.NewToken()
 	rec, err := json.Marshal(shownKey{AccountID: mustSession(c).account.ID, Page: page})
 	if err != nil {
 		return fmt.Errorf("web: encode new key page: %w", err)

@@ -132,7 +132,7 @@ func (s *Server) sendReport(c *fiber.Ctx) error {
 	if _, err := s.limits.Take(c.UserContext(), reportQuotaName, time.Hour, []limits.Subject{{ID: "addr:" + c.IP(), Limit: limit}}); err != nil {
 		var ae *selah.Error
 		if errors.As(err, &ae) && ae.Code == selah.EQUOTA {
-			c.Set(fiber.HeaderRetryAfter, fmt.Sprint(ae.RetryAfter))
+			setRetryAfter(c, ae)
 			return show(fiber.StatusTooManyRequests, fmt.Sprintf("Thank you, but %d reports an hour is the most we take from one address. Please try again within the hour.", limit))
 		}
 		return limitsUnavailable(c, err)

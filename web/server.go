@@ -156,9 +156,6 @@ func New(cfg Config, deps Deps) *Server {
 // App returns the Fiber app (tests drive it with app.Test).
 func (s *Server) App() *fiber.App { return s.app }
 
-// Listen serves on addr until Shutdown.
-func (s *Server) Listen(addr string) error { return s.app.Listen(addr) }
-
 // Listener serves on ln until Shutdown (tests listen on port 0).
 func (s *Server) Listener(ln net.Listener) error { return s.app.Listener(ln) }
 

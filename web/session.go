@@ -2,10 +2,8 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -197,10 +195,8 @@ func (s *Server) csrfToken(c *fiber.Ctx) (string, error) {
 		return t, nil
 	}
 	t := c.Cookies(csrfCookie)
-	if !wellFormedToken(t) {
-		if t, err = randomToken(); err != nil {
-			return "", err
-		}
+	if !selah.WellFormedToken(t) {
+		t = selah.NewToken()
 		c.Cookie(&fiber.Cookie{
 			Name:        csrfCookie,
 			Value:       t,
@@ -235,7 +231,7 @@ func (s *Server) checkCSRF(c *fiber.Ctx) error {
 	if got == "" {
 		got = c.Get(csrfHeader) // scripts posting JSON (the chat)
 	}
-	if !wellFormedToken(want) || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+	if !selah.WellFormedToken(want) || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
 		logger(c).Info("csrf token refused", slog.Bool("signedIn", sess != nil))
 		return errCSRF
 	}
@@ -316,24 +312,6 @@ func localPath(next string) string {
 		return ""
 	}
 	return next
-}
-
-// randomToken returns 256 random bits in unpadded base64url, the form of
-// every session and CSRF token.
-func randomToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("web: random token: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
-func wellFormedToken(t string) bool {
-	if len(t) != 43 {
-		return false
-	}
-	_, err := base64.RawURLEncoding.DecodeString(t)
-	return err == nil
 }
 
 // authForm is the data of the sign-in and sign-up pages. It never holds a

@@ -98,7 +98,7 @@ const errVerifyLink = "This confirmation link does not work: it has expired, it 
 // token by doing so.
 func (s *Server) verifyForm(c *fiber.Ctx) error {
 	token := strings.Clone(c.Query("token"))
-	if !wellFormedToken(token) {
+	if !selah.WellFormedToken(token) {
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	err := s.store.VerificationPending(c.UserContext(), token, s.now())
@@ -115,7 +115,7 @@ func (s *Server) verifyForm(c *fiber.Ctx) error {
 // follows. It does not sign in: the link alone is not the password.
 func (s *Server) verify(c *fiber.Ctx) error {
 	token := c.FormValue("token")
-	if !wellFormedToken(token) {
+	if !selah.WellFormedToken(token) {
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	acct, err := s.store.VerifyEmail(c.UserContext(), token, s.now())

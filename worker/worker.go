@@ -6,11 +6,11 @@ package worker
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,9 +78,7 @@ func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
 	for _, q := range cfg.Queues {
 		queues[q] = 1
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	w := &Worker{cfg: cfg, rdb: rdb, log: log, id: hex.EncodeToString(b), handlers: map[string]Handler{}, mux: asynq.NewServeMux(),
+	w := &Worker{cfg: cfg, rdb: rdb, log: log, id: strings.ToLower(rand.Text()[:12]), handlers: map[string]Handler{}, mux: asynq.NewServeMux(),
 		metrics: NewMetrics(asynq.NewInspectorFromRedisClient(rdb), cfg.Queues, log)}
 	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:       cfg.Concurrency,

@@ -6,7 +6,6 @@ package storetest
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -38,9 +37,7 @@ func RedisAddr() string {
 }
 
 func randomName(prefix string) string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
+	return prefix + strings.ToLower(rand.Text()[:12]) // database names are lower case
 }
 
 // dbURL returns AdminURL with the database name replaced.

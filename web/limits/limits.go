@@ -12,7 +12,6 @@ package limits
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -143,11 +142,8 @@ func (e *Engine) lease(ctx context.Context) time.Duration {
 	return max(time.Until(d), 0) + e.cfg.LeaseMargin
 }
 
-func newID(prefix string) string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
-}
+// newID names a slot or reservation: unique, opaque, and never shown.
+func newID(prefix string) string { return prefix + rand.Text() }
 
 func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 

@@ -8,11 +8,11 @@ package webtest
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,10 +115,8 @@ func (e *Env) waitReady(t testing.TB) {
 // its public id.
 func (e *Env) Key(t testing.TB, plan string, test bool) (key, id string) {
 	t.Helper()
-	b := make([]byte, 6)
-	rand.Read(b)
 	ctx := context.Background()
-	a, err := e.Store.CreateAccount(ctx, "webtest-"+hex.EncodeToString(b)+"@example.com", "", plan, false)
+	a, err := e.Store.CreateAccount(ctx, "webtest-"+strings.ToLower(rand.Text())+"@example.com", "", plan, false)
 	if err != nil {
 		t.Fatalf("webtest: account: %v", err)
 	}
