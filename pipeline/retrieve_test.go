@@ -131,6 +131,67 @@ func TestSearchExactQuotes(t *testing.T) {
 	}
 }
 
+// TestSearchPhrases: a query quoting a few verses word for word finds
+// them first even when its words are all stop words to the index.
+func TestSearchPhrases(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	v := corpus.NewVerseID
+	tests := []struct {
+		q    string
+		want []corpus.VerseID // any of them first
+	}{
+		// Issue 12's example: every word a stop word to the index.
+		{"I can do all things", []corpus.VerseID{v(50, 4, 13)}},
+		// Common words whose order is the quotation.
+		{"God is love", []corpus.VerseID{v(62, 4, 8), v(62, 4, 16)}},
+	}
+	for _, tt := range tests {
+		res, err := b.r.Search(b.ctx, tt.q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHits(t, tt.q, res)
+		if len(res.Hits) == 0 {
+			t.Errorf("%q: nothing found", tt.q)
+			continue
+		}
+		if tt.want != nil && !slices.Contains(tt.want, res.Hits[0].Verse.ID) {
+			t.Errorf("%q: %v, want one of %v first", tt.q, ids(res), tt.want)
+		}
+	}
+}
+
+// TestNamedRouterWeight: when the router's topic is a name the query
+// names (SAMUEL), its verses lead the fusion, ahead of the verses that
+// merely say the name; a theme's (LOVE) are fused at the plain weight.
+// The routed verses are ones the lexical list cannot hold (they do not
+// say the word), and come last in canonical order, so a tie would rank
+// them behind the lexical list's first.
+func TestNamedRouterWeight(t *testing.T) {
+	t.Parallel()
+	b := setup(t).lexicalOnly()
+	rev := []corpus.VerseID{corpus.NewVerseID(66, 22, 21), corpus.NewVerseID(66, 22, 20)}
+	b.r.Router = tinyRouter{"samuel": rev, "love": rev}
+	if !pipeline.NamesEntity(b.r, "SAMUEL") || pipeline.NamesEntity(b.r, "LOVE") {
+		t.Fatal("SAMUEL should be a name and LOVE not")
+	}
+	res, err := b.r.Search(b.ctx, "Who was Samuel?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res); len(got) < 2 || !slices.Equal(got[:2], rev) {
+		t.Errorf("samuel: %v, want the routed %v first", got, rev)
+	}
+	res, err = b.r.Search(b.ctx, "love", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res); len(got) == 0 || got[0] == rev[0] || got[0] == rev[1] {
+		t.Errorf("love: %v, want a lexical hit first", got)
+	}
+}
+
 // TestArchaicFolding searches an index without the WEB field, so a modern
 // verb form can only meet the KJV's archaic one through the folding learned
 // from the two wordings ("loves" and "loveth", "knows" and "knoweth").

@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestPhraseIndex(t *testing.T) {
+	t.Parallel()
+	kjv := []string{
+		"I can do all things through Christ which strengtheneth me.",
+		"And it came to pass, that he went.",
+		"And it came to pass in those days.",
+		"He that loveth not knoweth not God; for God is love.",
+		"And it came to pass.",
+		"And it came to pass again.",
+		"And it came to pass once more.",
+		"And it came to pass at last.",
+	}
+	web := []string{"I can do all things through Christ, who strengthens me.", "", "", "", "", "", "", ""}
+	tests := []struct {
+		name  string
+		noWeb bool
+		q     string
+		want  []int32
+	}{
+		{"stop words only", false, "I can do all things", []int32{0}},
+		{"case and punctuation", false, "GOD IS LOVE!", []int32{3}},
+		{"the WEB wording", false, "Christ who strengthens", []int32{0}},
+		{"the WEB left out", true, "Christ who strengthens", nil},
+		{"too short", false, "God is", nil},
+		{"words out of order", false, "love is God", nil},
+		{"common turn of phrase", false, "and it came to pass", nil},
+		{"not across verses", false, "strengthens me and it", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := buildPhraseIndex(kjv, web, tt.noWeb)
+			if got := p.match(tt.q); !slices.Equal(got, tt.want) {
+				t.Errorf("match(%q) = %v, want %v", tt.q, got, tt.want)
+			}
+		})
+	}
+}
