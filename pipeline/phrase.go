@@ -14,7 +14,7 @@ import (
 // a few common words together are the quotation ("God is love"). The
 // phrase index is every verse's wording (KJV, and WEB unless the index
 // leaves it out) as one lower-cased string of its words, searched for the
-// query's words in order: a few milliseconds over the whole Bible.
+// query's words in order among the verses that hold them all.
 const (
 	// phraseMinWords: a shorter run ("the Lord") is not a quotation.
 	phraseMinWords = 3
@@ -24,32 +24,37 @@ const (
 	phraseMaxVerses = 5
 )
 
-// phraseIndex holds the wording of every verse, one line each, with the
-// offset where each verse's lines start.
+// phraseIndex holds the wording of every verse as its words, lower-cased
+// and space-separated (KJV, then WEB, one line each), and for each word the
+// verses that hold it, so a query scans only the verses holding all of its
+// words (a scan of the whole text costs tens of milliseconds).
 type phraseIndex struct {
-	text  string
-	start []int // start[d]: offset of verse d's first line; ascending
+	lines []string           // by document number
+	post  map[string][]int32 // word -> documents, ascending
 }
 
 func buildPhraseIndex(kjv, web []string, noWeb bool) *phraseIndex {
+	p := &phraseIndex{lines: make([]string, len(kjv)), post: map[string][]int32{}}
 	var b strings.Builder
-	p := &phraseIndex{start: make([]int, len(kjv))}
-	line := func(text string) {
-		b.WriteByte(' ')
-		wordvec.Each(text, func(w string) {
-			b.WriteString(w)
-			b.WriteByte(' ')
-		})
-		b.WriteByte('\n')
-	}
 	for d := range kjv {
-		p.start[d] = b.Len()
+		b.Reset()
+		line := func(text string) {
+			b.WriteByte(' ')
+			wordvec.Each(text, func(w string) {
+				b.WriteString(w)
+				b.WriteByte(' ')
+				if ps := p.post[w]; len(ps) == 0 || ps[len(ps)-1] != int32(d) {
+					p.post[w] = append(ps, int32(d))
+				}
+			})
+			b.WriteByte('\n')
+		}
 		line(kjv[d])
 		if !noWeb && d < len(web) {
 			line(web[d])
 		}
+		p.lines[d] = b.String()
 	}
-	p.text = b.String()
 	return p
 }
 
@@ -59,35 +64,52 @@ func buildPhraseIndex(kjv, web []string, noWeb bool) *phraseIndex {
 // otherwise nil.
 func (p *phraseIndex) match(query string) []int32 {
 	var b strings.Builder
-	n := 0
+	var words []string
 	b.WriteByte(' ')
 	wordvec.Each(query, func(w string) {
 		b.WriteString(w)
 		b.WriteByte(' ')
-		n++
+		words = append(words, w)
 	})
-	if n < phraseMinWords {
+	if len(words) < phraseMinWords {
 		return nil
+	}
+	// The verses holding every word, from the rarest word's.
+	slices.SortFunc(words, func(x, y string) int { return len(p.post[x]) - len(p.post[y]) })
+	cands := p.post[words[0]]
+	for _, w := range words[1:] {
+		if len(cands) == 0 {
+			return nil
+		}
+		cands = intersect(cands, p.post[w])
 	}
 	needle := b.String()
 	var out []int32
-	for off := 0; ; {
-		i := strings.Index(p.text[off:], needle)
-		if i < 0 {
-			break
-		}
-		at := off + i
-		d, found := slices.BinarySearch(p.start, at)
-		if !found {
-			d--
-		}
-		if len(out) == 0 || out[len(out)-1] != int32(d) {
+	for _, d := range cands {
+		if strings.Contains(p.lines[d], needle) {
 			if len(out) == phraseMaxVerses {
 				return nil
 			}
-			out = append(out, int32(d))
+			out = append(out, d)
 		}
-		off = at + len(needle) - 1 // the needle's last space may open the next match
+	}
+	return out
+}
+
+// intersect returns the documents in both ascending lists, in a new slice.
+func intersect(a, b []int32) []int32 {
+	var out []int32
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
 	}
 	return out
 }
