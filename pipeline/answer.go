@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -140,16 +141,29 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// A follow-up is searched with its conversation's subject, widely, and
 	// focused on the subject before the candidates are cut to n.
 	fu := resolveFollowUp(question, opts.Context)
+	jesus := asksJesusWords(question)
 	query, limit := fu.Query, n
-	if fu.Subject != "" {
+	if fu.Subject != "" || jesus {
 		limit = max(n, DefaultCandidates)
+	}
+	if jesus {
+		// Jesus is the speaker of such a question, not its subject: it is
+		// searched and routed without his name ("What did Jesus say about
+		// worry?" is about worry; the verses naming Jesus are narrative,
+		// and the topic JESUS, THE CHRIST is his life).
+		query = withoutSpeaker(query)
 	}
 	res, err := a.r.Search(ctx, query, limit)
 	if err != nil {
 		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
 	}
-	hits := res.Hits
-	if hits = fu.focus(a.r, hits); len(hits) > n {
+	hits := fu.focus(a.r, res.Hits)
+	if jesus {
+		// A question about what Jesus said is answered by his words: of
+		// the wide search, the verses the KJV marks as his come first.
+		hits = wordsOfChristFirst(hits)
+	}
+	if len(hits) > n {
 		hits = hits[:n]
 	}
 	routed, err := a.route(ctx, query, max(n, maxRoutedVerses))
@@ -165,26 +179,38 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
 		routed = nil
 	}
+	var hubs []HubFact
+	if fu.Subject == "" {
+		// A follow-up's hubs would be matched on words it does not have.
+		hubs = hubFacts(question)
+	}
+	// A question about a theme rather than a named person, place or
+	// feast ("How can I stop worrying?") is answered from the passages a
+	// curated hub on that theme gathers: they join the candidates as the
+	// router's verses do. A question that names an entity is answered
+	// from its Nave's entries; a hub matched on one of its words ("Moses"
+	// of The Law) would pull away from it.
+	var hubRouted []Routed
+	if len(routed) == 0 && len(hubs) > 0 {
+		for _, id := range hubs[0].Verses {
+			hubRouted = append(hubRouted, Routed{Verse: id, Score: hubRouteScore})
+		}
+	}
 	// The calibrated confidence of the best match decides whether the
 	// Bible speaks to the question at all (see relevance.go), unless the
 	// question names a Nave's topic; a question asking for a number needs
 	// a relevant verse stating one (answerable, sources.go).
 	rv := a.r.newRelevance(query)
-	if !answerable(query, relevant(res), candidates(hits, rv), routed) {
+	if !answerable(query, relevant(res) || len(hubRouted) > 0, candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
 	}
-	if hits, err = a.withRoutedVerses(ctx, hits, routed); err != nil {
+	if hits, err = a.withRoutedVerses(ctx, hits, append(slices.Clone(routed), hubRouted...)); err != nil {
 		return Answer{}, err
 	}
 	cands := candidates(hits, rv)
 	if cands, err = a.withNeighbours(ctx, cands, rv); err != nil {
 		return Answer{}, err
-	}
-	var hubs []HubFact
-	if fu.Subject == "" {
-		// A follow-up's hubs would be matched on words it does not have.
-		hubs = hubFacts(question)
 	}
 	// Nave's entries become sentences only when the question names their
 	// topic: a weak route (a theme word shared with a title) is a source

@@ -238,15 +238,33 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 // summary then does not answer. A summary opening "These passages …"
 // names its passage instead: "Passages such as Philippians 4:6 …".
 func (c *composition) hubSentences() []string {
-	for _, h := range c.q.Hubs {
+	for hi, h := range c.q.Hubs {
 		first := firstSentence(h.Summary)
 		if first == "" {
 			continue
 		}
+		// The hub's passage that holds most of the question (his words
+		// first when the question asks what Jesus said), ties in the
+		// hub's order.
+		best, bestScore := corpus.VerseID(0), 0.0
 		for _, id := range h.Verses {
-			if cand, ok := c.byID[id]; !ok || cand.Evidence == 0 {
+			cand, ok := c.byID[id]
+			// The best hub's passages are candidates of their own (the
+			// Answerer adds them), the theme's passages whatever their
+			// words; another hub's must share a word with the question.
+			if !ok || cand.Evidence == 0 && hi > 0 {
 				continue
 			}
+			score := cand.Evidence + 1e-3
+			if c.q.JesusWords && cand.Verse.WordsOfChrist {
+				score += 1
+			}
+			if score > bestScore {
+				best, bestScore = id, score
+			}
+		}
+		if bestScore > 0 {
+			id := best
 			ref, ok := c.cite([]corpus.VerseID{id})
 			if !ok {
 				return nil
@@ -364,7 +382,8 @@ func (c *composition) rankCandidates() []Candidate {
 			p += 1 << 20
 		}
 		if c.q.JesusWords && !x.Verse.WordsOfChrist {
-			p += 1 << 10
+			// Above every evidence step: his words come first.
+			p += 1 << 16
 		}
 		return p
 	}

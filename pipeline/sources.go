@@ -94,6 +94,41 @@ func holdsNumber(text string) bool {
 	return strings.ContainsAny(text, "0123456789")
 }
 
+// speakerNames are the names asksJesusWords reads as the speaker.
+func speakerName(w string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(w), "'s"), "’s")
+	return w == "jesus" || w == "christ"
+}
+
+// withoutSpeaker is the question with the speaker's names left out.
+func withoutSpeaker(q string) string {
+	words := strings.Fields(q)
+	out := words[:0:0]
+	for _, w := range words {
+		if !speakerName(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// wordsOfChristFirst moves the hits holding words of Jesus before the
+// others, each group in its order.
+func wordsOfChristFirst(hits []Hit) []Hit {
+	out := slices.Clone(hits)
+	slices.SortStableFunc(out, func(a, b Hit) int {
+		return cmp.Compare(b2i(!a.Verse.WordsOfChrist), b2i(!b.Verse.WordsOfChrist))
+	})
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // asksJesusWords reports whether the question asks what Jesus said or
 // taught: it names him and a verb of speaking.
 func asksJesusWords(q string) bool {
