@@ -155,7 +155,7 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		index[id] = len(rows)
 		chapters[b.Number*1000+ch] = true
 		rows = append(rows, store.VerseRow{ID: id, Text: t.Text, Title: t.Title, Paragraph: t.Paragraph,
-			Glosses: glosses(strongs, raw)})
+			Glosses: glosses(strongs, raw), WordsOfChrist: strings.Contains(raw, `who="Jesus"`)})
 		return nil
 	})
 	if err != nil {
@@ -238,7 +238,7 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 // FormatVersion names the current way markup becomes rows; bump it when
 // PlainText, the mapping or the glosses change so existing databases
 // re-ingest.
-const FormatVersion = "rows-v2"
+const FormatVersion = "rows-v3"
 
 // glosses joins the Strong's glosses of the words the KJV tags in a verse,
 // each number once, in the verse's order. Numbers the dictionaries lack

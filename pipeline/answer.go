@@ -191,9 +191,12 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// from its Nave's entries; a hub matched on one of its words ("Moses"
 	// of The Law) would pull away from it.
 	var hubRouted []Routed
-	if len(routed) == 0 && len(hubs) > 0 {
-		for _, id := range hubs[0].Verses {
-			hubRouted = append(hubRouted, Routed{Verse: id, Score: hubRouteScore})
+	if len(routed) == 0 {
+		// The best hub's passages, then the next's at half the weight.
+		for i, h := range hubs {
+			for _, id := range h.Verses {
+				hubRouted = append(hubRouted, Routed{Verse: id, Score: hubRouteScore / float64(i+1)})
+			}
 		}
 	}
 	// The calibrated confidence of the best match decides whether the

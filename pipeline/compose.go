@@ -238,20 +238,18 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 // summary then does not answer. A summary opening "These passages …"
 // names its passage instead: "Passages such as Philippians 4:6 …".
 func (c *composition) hubSentences() []string {
+	// The hubs' passage that holds most of the question (his words first
+	// when the question asks what Jesus said), ties to the better hub and
+	// then in the hub's order. The best hub's passages are candidates of
+	// their own (the Answerer adds them), its theme's passages whatever
+	// their words; another hub's must share a word with the question.
+	bestHub, best, bestScore := -1, corpus.VerseID(0), 0.0
 	for hi, h := range c.q.Hubs {
-		first := firstSentence(h.Summary)
-		if first == "" {
+		if firstSentence(h.Summary) == "" {
 			continue
 		}
-		// The hub's passage that holds most of the question (his words
-		// first when the question asks what Jesus said), ties in the
-		// hub's order.
-		best, bestScore := corpus.VerseID(0), 0.0
 		for _, id := range h.Verses {
 			cand, ok := c.byID[id]
-			// The best hub's passages are candidates of their own (the
-			// Answerer adds them), the theme's passages whatever their
-			// words; another hub's must share a word with the question.
 			if !ok || cand.Evidence == 0 && hi > 0 {
 				continue
 			}
@@ -260,22 +258,22 @@ func (c *composition) hubSentences() []string {
 				score += 1
 			}
 			if score > bestScore {
-				best, bestScore = id, score
+				bestHub, best, bestScore = hi, id, score
 			}
-		}
-		if bestScore > 0 {
-			id := best
-			ref, ok := c.cite([]corpus.VerseID{id})
-			if !ok {
-				return nil
-			}
-			if rest, ok := strings.CutPrefix(first, "These passages "); ok {
-				return []string{"Passages such as " + ref + " " + rest}
-			}
-			return []string{strings.TrimRight(first, ".") + " (" + ref + ")."}
 		}
 	}
-	return nil
+	if bestHub < 0 {
+		return nil
+	}
+	first := firstSentence(c.q.Hubs[bestHub].Summary)
+	ref, ok := c.cite([]corpus.VerseID{best})
+	if !ok {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(first, "These passages "); ok {
+		return []string{"Passages such as " + ref + " " + rest}
+	}
+	return []string{strings.TrimRight(first, ".") + " (" + ref + ")."}
 }
 
 // firstSentence is text up to its first full stop followed by a space or

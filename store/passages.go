@@ -49,14 +49,15 @@ type passages struct {
 type verseText struct {
 	id          corpus.VerseID
 	text, title string
+	christ      bool // words of Jesus
 }
 
 func (vt verseText) verse() corpus.Verse {
-	return newVerse(vt.id, vt.text, vt.title)
+	return newVerse(vt.id, vt.text, vt.title, vt.christ)
 }
 
-func newVerse(id corpus.VerseID, text, title string) corpus.Verse {
-	v := corpus.Verse{ID: id, Chapter: id.Chapter(), Number: id.Verse(), Text: text, Title: title}
+func newVerse(id corpus.VerseID, text, title string, christ bool) corpus.Verse {
+	v := corpus.Verse{ID: id, Chapter: id.Chapter(), Number: id.Verse(), Text: text, Title: title, WordsOfChrist: christ}
 	v.Book, _ = corpus.BookByNumber(id.Book())
 	return v
 }
@@ -125,14 +126,14 @@ func (s *Store) readPassages(ctx context.Context) (*passages, error) {
 	// Verses first, then the modules: the order in which ReplaceCorpus's
 	// TRUNCATE locks them, so a load and an ingest cannot deadlock.
 	p := &passages{}
-	rows, err := tx.Query(ctx, `SELECT id, text, title FROM verses ORDER BY id`)
+	rows, err := tx.Query(ctx, `SELECT id, text, title, words_of_christ FROM verses ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
 	p.verses, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (verseText, error) {
 		var id int32
 		var vt verseText
-		err := r.Scan(&id, &vt.text, &vt.title)
+		err := r.Scan(&id, &vt.text, &vt.title, &vt.christ)
 		vt.id = corpus.VerseID(id)
 		return vt, err
 	})

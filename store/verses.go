@@ -17,6 +17,9 @@ type VerseRow struct {
 	Paragraph bool   // a ¶ mark opens the verse
 	WebText   string // WEB wording mapped onto this verse (retrieval aid)
 	Glosses   string // Strong's glosses of the words tagged in the verse (retrieval aid)
+	// WordsOfChrist: the verse holds words of Jesus (the module's red
+	// letters).
+	WordsOfChrist bool
 }
 
 // Module records one ingested SWORD module.
@@ -75,10 +78,10 @@ func (s *Store) ReplaceCorpus(ctx context.Context, verses []VerseRow, modules []
 		return fmt.Errorf("store: replace corpus: books: %w", err)
 	}
 	_, err = tx.CopyFrom(ctx, pgx.Identifier{"verses"},
-		[]string{"id", "book", "chapter", "verse", "text", "title", "paragraph", "web_text", "glosses"},
+		[]string{"id", "book", "chapter", "verse", "text", "title", "paragraph", "web_text", "glosses", "words_of_christ"},
 		pgx.CopyFromSlice(len(verses), func(i int) ([]any, error) {
 			v := verses[i]
-			return []any{int32(v.ID), v.ID.Book(), v.ID.Chapter(), v.ID.Verse(), v.Text, v.Title, v.Paragraph, v.WebText, v.Glosses}, nil
+			return []any{int32(v.ID), v.ID.Book(), v.ID.Chapter(), v.ID.Verse(), v.Text, v.Title, v.Paragraph, v.WebText, v.Glosses, v.WordsOfChrist}, nil
 		}))
 	if err != nil {
 		return fmt.Errorf("store: replace corpus: verses: %w", err)
@@ -142,7 +145,7 @@ func (s *Store) VerseRangeN(ctx context.Context, first, last corpus.VerseID, n i
 		limit = &n
 	}
 	rows, err := s.pool.Query(ctx,
-		`SELECT id, text, title FROM verses WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, int32(first), int32(last), limit)
+		`SELECT id, text, title, words_of_christ FROM verses WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, int32(first), int32(last), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: verse range %d-%d: %w", first, last, err)
 	}
@@ -167,7 +170,7 @@ func (s *Store) VersesByID(ctx context.Context, ids []corpus.VerseID) ([]corpus.
 		raw[i] = int32(id)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT v.id, v.text, v.title FROM unnest($1::int[]) WITH ORDINALITY AS q(id, ord)
+		SELECT v.id, v.text, v.title, v.words_of_christ FROM unnest($1::int[]) WITH ORDINALITY AS q(id, ord)
 		JOIN verses v ON v.id = q.id ORDER BY q.ord`, raw)
 	if err != nil {
 		return nil, fmt.Errorf("store: verses by id: %w", err)
@@ -183,9 +186,10 @@ func collectVerses(rows pgx.Rows) ([]corpus.Verse, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (corpus.Verse, error) {
 		var id int32
 		var text, title string
-		if err := r.Scan(&id, &text, &title); err != nil {
+		var christ bool
+		if err := r.Scan(&id, &text, &title, &christ); err != nil {
 			return corpus.Verse{}, err
 		}
-		return newVerse(corpus.VerseID(id), text, title), nil
+		return newVerse(corpus.VerseID(id), text, title, christ), nil
 	})
 }
