@@ -16,19 +16,34 @@ import (
 // they were, and so answer "who" and "what happened" questions. Topics
 // titled by a common word are themes ("LOVE", "FAITH"), whose sub-entries
 // list instances rather than say what the theme is.
+//
+// A name in a large share of all verses (maxProperVerses: "God", "LORD",
+// each in more than one verse in ten) is not the subject of a question
+// that names it: "Does God love me?" asks about love, and the topic GOD
+// lists everything.
 const (
-	properShare = 0.9
-	properMin   = 2 // occurrences, so that one odd capital is not a name
+	properShare     = 0.9
+	properMin       = 2 // occurrences, so that one odd capital is not a name
+	maxProperVerses = 0.05
 )
 
 // properNames returns the lower-cased words the verses write as names.
 func properNames(vs []corpus.Verse) map[string]bool {
-	type count struct{ upper, lower int }
+	type count struct{ upper, lower, verses int }
 	counts := map[string]*count{}
 	for _, v := range vs {
 		opens := true // a verse may open a sentence
+		seen := map[string]bool{}
 		for _, f := range strings.Fields(v.Text) {
 			w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+			if key := strings.ToLower(w); w != "" && !seen[key] {
+				seen[key] = true
+				if c := counts[key]; c != nil {
+					c.verses++
+				} else {
+					counts[key] = &count{verses: 1}
+				}
+			}
 			if w != "" && !opens {
 				key := strings.ToLower(w)
 				c := counts[key]
@@ -47,7 +62,8 @@ func properNames(vs []corpus.Verse) map[string]bool {
 	}
 	out := map[string]bool{}
 	for w, c := range counts {
-		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) {
+		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) &&
+			float64(c.verses) <= maxProperVerses*float64(len(vs)) {
 			out[w] = true
 		}
 	}
