@@ -421,7 +421,7 @@ func joinClauses(subject string, clauses []clause) []string {
 	var out []string
 	for _, kind := range []int{clausePredicate, clauseTopic} {
 		var parts []string
-		prevWas := false
+		prevWas, prevHead := false, ""
 		for _, cl := range clauses {
 			if cl.kind != kind {
 				continue
@@ -431,6 +431,13 @@ func joinClauses(subject string, clauses []clause) []string {
 			if kind == clausePredicate && prevWas && strings.HasPrefix(text, "was ") {
 				text = strings.TrimPrefix(text, "was ")
 			}
+			// "was called Day of Pentecost, called Feast of Weeks": the
+			// repeated verb goes too.
+			head, rest, _ := strings.Cut(strings.TrimPrefix(cl.text, "was "), " ")
+			if kind == clausePredicate && head == prevHead && rest != "" && strings.HasPrefix(text, head+" ") {
+				text = rest
+			}
+			prevHead = head
 			prevWas = strings.HasPrefix(cl.text, "was ")
 			if kind == clauseTopic && len(parts) > 0 {
 				text = "of " + text
@@ -549,6 +556,13 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 // "Naomi' s" mended, words in capitals (cross-references to topics, "FEAST
 // OF WEEKS") in title case, trailing punctuation dropped.
 func phraseWords(entry string) []string {
+	// A sub-entry's sense is its parents' phrases and its own, joined by
+	// " — " (corpus.NaveTopic.Sense). A parent of one word ("Called")
+	// leads its child's phrase: "Called — Day of Pentecost" is "Called Day
+	// of Pentecost".
+	if parent, own, ok := strings.Cut(entry, " — "); ok && !strings.ContainsAny(strings.TrimSpace(parent), " —") && !strings.Contains(own, " — ") {
+		entry = parent + " " + own
+	}
 	entry, _, _ = strings.Cut(entry, " -")
 	// Nave's quotes the KJV's wording in places ("cities of the plain,");
 	// the composer's quotations are its own, checked against the verses.
