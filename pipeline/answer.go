@@ -176,8 +176,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// answer nothing: the search, whose fusion already holds the router's
 	// list, speaks for it (measured on the tuning sets askdev.jsonl and
 	// ask.jsonl: expected-verse hit 0.61 → 0.77 and 0.37 → 0.63).
+	var themed []Routed
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
-		routed = nil
+		themed, routed = routed, nil
 	}
 	var hubs []HubFact
 	if fu.Subject == "" {
@@ -224,7 +225,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if namesTopic(routed) && fu.Subject == "" {
 		fs = facts(routed, rv)
 	}
-	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs,
+	var themeFacts []Fact
+	if namesTopic(themed) && fu.Subject == "" {
+		themeFacts = facts(themed, rv)
+	}
+	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts,
 		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
 	ans := Answer{}
 	for _, c := range cands {

@@ -50,11 +50,17 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 		return Draft{}, fmt.Errorf("pipeline: composer: no candidates")
 	}
 	c := newComposition(q)
-	own := c.factSentences()
+	own := c.factSentences(c.q.Facts, false)
 	if len(own) == 0 {
 		own = c.hubSentences()
 	}
-	quotes := c.quoteSentences(len(own) == 0)
+	themed := false
+	if len(own) == 0 {
+		// A theme's Nave's entries, about passages the search found.
+		own = c.factSentences(c.q.ThemeFacts, true)
+		themed = len(own) > 0
+	}
+	quotes := c.quoteSentences(len(own) == 0 || themed)
 	c.moreReferences()
 
 	sentences := append(slices.Clone(own), quotes...)
@@ -175,17 +181,25 @@ func (c *composition) citations() []int {
 }
 
 // factSentences turns the Nave's entries of the best topic (and of the
-// next when the first gives only one clause) into sentences.
-func (c *composition) factSentences() []string {
+// next when the first gives only one clause) into sentences. A theme's
+// entries (theme set) are held to more: a phrase of its own of two words
+// or more in one piece ("Uncharitable judgment forbidden", not "Evil" or
+// "Character of, and precepts relating to"), about a passage that holds
+// the question's words (minEvidence). A theme lists instances, and only
+// such an entry says something of the passage cited.
+func (c *composition) factSentences(facts []Fact, theme bool) []string {
 	var out []string
 	topics := 0
-	for i := 0; i < len(c.q.Facts) && topics < 2; {
-		topic := c.q.Facts[i].Topic
+	for i := 0; i < len(facts) && topics < 2; {
+		topic := facts[i].Topic
 		subject := topicSubject(topic)
 		var clauses []clause
-		for ; i < len(c.q.Facts) && c.q.Facts[i].Topic == topic; i++ {
-			f := c.q.Facts[i]
+		for ; i < len(facts) && facts[i].Topic == topic; i++ {
+			f := facts[i]
 			if len(clauses) >= maxFacts {
+				continue
+			}
+			if theme && !wholePhrase(f.Entry) {
 				continue
 			}
 			cl, ok := c.phraseClause(subject, f.Entry)
@@ -193,7 +207,7 @@ func (c *composition) factSentences() []string {
 				continue
 			}
 			span := c.factSpan(f)
-			if len(span) == 0 {
+			if len(span) == 0 || theme && !slices.ContainsFunc(span, func(id corpus.VerseID) bool { return c.byID[id].Evidence >= minEvidence }) {
 				continue
 			}
 			ref, ok := c.cite(span)
@@ -666,4 +680,17 @@ func possessive(name string) string {
 		return name + "'"
 	}
 	return name + "'s"
+}
+
+// wholePhrase reports whether a theme's entry is a phrase of its own that
+// a sentence can carry: two words or more, one piece (no comma, no parent
+// phrase), not left open by a last preposition or conjunction ("Kings and
+// other rulers as").
+func wholePhrase(entry string) bool {
+	words := strings.Fields(entry)
+	if len(words) < 2 || strings.ContainsAny(entry, ",;—") {
+		return false
+	}
+	last := strings.ToLower(strings.Trim(words[len(words)-1], ".:"))
+	return !prepositions[last] && !conjunctions[last]
 }

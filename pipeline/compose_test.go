@@ -56,6 +56,9 @@ func naves(t testing.TB) naveRouter {
 		"pentecost": slices.Concat(
 			entry(t, "PENTECOST", "Holy Spirit given to the apostles on the first day of", "Acts 2:1-4"),
 			entry(t, "PENTECOST", "Institution of", "Leviticus 23:15-16")),
+		"feast of weeks": slices.Concat(
+			entry(t, "PENTECOST", "Called — Feast of Weeks", "Exodus 34:22"),
+			entry(t, "PENTECOST", "Called — Feast of Harvest", "Exodus 23:16")),
 	}
 }
 
@@ -90,6 +93,9 @@ func TestComposerNavesFacts(t *testing.T) {
 		// which the search ranks among the first since Nave's leads for a
 		// named entity (retrieve.go, NamedRouterWeight).
 		{"What happened at Pentecost?", []string{"Scripture tells of the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:1-3)"}, "Acts 2:1-4"},
+		// A one-word parent ("Called") leads its sub-entries' phrases, said
+		// once.
+		{"What was the feast of weeks?", []string{"Pentecost was called Feast of Weeks (Exodus 34:22) and Feast of Harvest (Exodus 23:"}, "Exodus 34:22"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(t.Context(), tt.q, 5, pipeline.AnswerOptions{})
@@ -247,5 +253,35 @@ func TestChatGetsNavesFacts(t *testing.T) {
 	checkGrounded(t, st, ans, 3)
 	if ans.Generator != "extractive" || !ans.Fallback || !strings.Contains(ans.Text, "Melchizedek was king of Salem (Genesis 14:18-20)") {
 		t.Errorf("fallback %+v", ans)
+	}
+}
+
+// TestAnswerJesusWords: a question about what Jesus taught is answered
+// first from his words, which ingest marks from the KJV module's red
+// letters.
+func TestAnswerJesusWords(t *testing.T) {
+	t.Parallel()
+	a, st := newAnswerer(t, nil)
+	marked, err := st.VersesByID(t.Context(), []corpus.VerseID{corpus.NewVerseID(40, 6, 34), corpus.NewVerseID(1, 1, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(marked) != 2 || !marked[0].WordsOfChrist || marked[1].WordsOfChrist {
+		t.Fatalf("words of Christ: Matthew 6:34 and Genesis 1:1 read as %+v", marked)
+	}
+	ans, err := a.Answer(t.Context(), "What did Jesus teach about prayer?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answer: %s", ans.Text)
+	if ans.NoPassage {
+		t.Fatal("declined")
+	}
+	first, err := st.VersesByID(t.Context(), ans.References[0].VerseIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(first, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
+		t.Errorf("first reference %s holds no words of Jesus", ans.References[0].Reference)
 	}
 }

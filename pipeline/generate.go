@@ -32,6 +32,10 @@ type Question struct {
 	// through the topic router, best first; their verses that are
 	// candidates are the ones a fact may cite.
 	Facts []Fact
+	// ThemeFacts are the entries of a theme topic the question names
+	// ("JUDGING", "TRANSFIGURATION"): their verses are not added to the
+	// candidates, but a candidate they list may be said to be about them.
+	ThemeFacts []Fact
 	// Hubs are the curated topic hubs matching the question, best first.
 	Hubs []HubFact
 	// JesusWords is set when the question asks what Jesus said or taught:
