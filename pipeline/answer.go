@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -185,31 +184,20 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// A follow-up's hubs would be matched on words it does not have.
 		hubs = hubFacts(question)
 	}
-	// A question about a theme rather than a named person, place or
-	// feast ("How can I stop worrying?") is answered from the passages a
-	// curated hub on that theme gathers: they join the candidates as the
-	// router's verses do. A question that names an entity is answered
-	// from its Nave's entries; a hub matched on one of its words ("Moses"
-	// of The Law) would pull away from it.
-	var hubRouted []Routed
-	if len(routed) == 0 {
-		// The best hub's passages, then the next's at half the weight.
-		for i, h := range hubs {
-			for _, id := range h.Verses {
-				hubRouted = append(hubRouted, Routed{Verse: id, Score: hubRouteScore / float64(i+1)})
-			}
-		}
-	}
+	// The curated hubs are editorial content: their summary may become a
+	// sentence of an answer that search already found relevant, but their
+	// word lists never decide recall or whether a question is answered
+	// (issue 12: they were written while looking at the tuning queries).
 	// The calibrated confidence of the best match decides whether the
 	// Bible speaks to the question at all (see relevance.go), unless the
 	// question names a Nave's topic; a question asking for a number needs
 	// a relevant verse stating one (answerable, sources.go).
 	rv := a.r.newRelevance(query)
-	if !answerable(query, relevant(res) || len(hubRouted) > 0, candidates(hits, rv), routed) {
+	if !answerable(query, relevant(res), candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
 	}
-	if hits, err = a.withRoutedVerses(ctx, hits, append(slices.Clone(routed), hubRouted...)); err != nil {
+	if hits, err = a.withRoutedVerses(ctx, hits, routed); err != nil {
 		return Answer{}, err
 	}
 	cands := candidates(hits, rv)

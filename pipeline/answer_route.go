@@ -26,10 +26,6 @@ const (
 	// question), so it has passages to answer from even when search's word
 	// evidence says otherwise.
 	routeNames = 0.6
-	// hubRouteScore is the route score of a matched hub's passages: a
-	// theme the question names by one of the hub's words, weaker
-	// evidence than a Nave's title it names.
-	hubRouteScore = 0.5
 )
 
 // route asks the router, when there is one, for up to n verses.
