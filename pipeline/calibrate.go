@@ -67,8 +67,8 @@ func (c Calibration) prob(f features) float64 {
 // "Quality"), fitted with the SIF dense source and the Nave's router
 // configured as the worker configures them.
 var (
-	calibration = Calibration{Bias: -5.859, W: [nFeatures]float64{1.087, 1.996, -0.043, 0.179, 1.191, 3.411}}
-	confidence  = Calibration{Bias: -1.727, W: [nFeatures]float64{1.488, 3.38, -5.447, 0.546, 0.06, -0.539}}
+	calibration = Calibration{Bias: -5.882, W: [nFeatures]float64{1.149, 1.925, -0.077, 0.145, 1.231, 3.424}}
+	confidence  = Calibration{Bias: -1.747, W: [nFeatures]float64{1.497, 3.452, -5.434, 0.518, 0.057, -0.547}}
 )
 
 // WeakBelow is the confidence under which a search's best match is
