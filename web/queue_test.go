@@ -67,7 +67,10 @@ func (env *queueEnv) startWorker(t testing.TB, h worker.Handler) *worker.Worker 
 func (env *queueEnv) startWorkerFor(t testing.TB, queue string, h worker.Handler) *worker.Worker {
 	t.Helper()
 	rc := redis.NewClient(env.rc.Options())
-	w := worker.New(worker.Config{Concurrency: 2, ShutdownTimeout: 2 * time.Second, Queues: []string{queue}}, rc, env.log)
+	w, err := worker.New(worker.Config{Concurrency: 2, ShutdownTimeout: 2 * time.Second, Queues: []string{queue}}, rc, env.log)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.Handle(queue, h)
 	if err := w.Start(context.Background()); err != nil {
 		t.Fatal(err)

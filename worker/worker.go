@@ -20,6 +20,7 @@ import (
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/jobs"
+	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 )
 
@@ -63,16 +64,47 @@ type Worker struct {
 	beatMu sync.Mutex
 }
 
-// New builds a worker on rdb. Register handlers with Handle before Start.
-func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
-	if cfg.PollInterval == 0 {
-		cfg.PollInterval = 2 * time.Millisecond
+// WithDefaults returns the configuration with every zero value replaced by
+// its default (the one place the defaults live).
+func (c Config) WithDefaults() Config {
+	if c.PollInterval == 0 {
+		c.PollInterval = 2 * time.Millisecond
 	}
-	if cfg.ShutdownTimeout == 0 {
-		cfg.ShutdownTimeout = 25 * time.Second
+	if c.ShutdownTimeout == 0 {
+		c.ShutdownTimeout = 25 * time.Second
 	}
-	if len(cfg.Queues) == 0 {
-		cfg.Queues = []string{jobs.QueueSearch, jobs.QueueAsk}
+	if len(c.Queues) == 0 {
+		c.Queues = []string{jobs.QueueSearch, jobs.QueueAsk}
+	}
+	return c
+}
+
+// validate checks a configuration after WithDefaults, naming the field at
+// fault: a negative value would otherwise reach asynq, which silently
+// replaces it with its own default.
+func (c Config) validate() error {
+	switch {
+	case c.Concurrency < 0:
+		return fmt.Errorf("worker: Concurrency must not be negative: %d", c.Concurrency)
+	case c.PollInterval < 0:
+		return fmt.Errorf("worker: PollInterval must be positive: %s", c.PollInterval)
+	case c.ShutdownTimeout < 0:
+		return fmt.Errorf("worker: ShutdownTimeout must be positive: %s", c.ShutdownTimeout)
+	}
+	for _, q := range c.Queues {
+		if q == "" {
+			return fmt.Errorf("worker: Queues holds an empty name")
+		}
+	}
+	return nil
+}
+
+// New builds a worker on rdb. Register handlers with Handle (or
+// HandlePipeline) before Start.
+func New(cfg Config, rdb *redis.Client, log *slog.Logger) (*Worker, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	queues := map[string]int{}
 	for _, q := range cfg.Queues {
@@ -91,7 +123,18 @@ func New(cfg Config, rdb *redis.Client, log *slog.Logger) *Worker {
 		RetryDelayFunc: func(int, error, *asynq.Task) time.Duration { return time.Hour },
 		IsFailure:      func(error) bool { return true },
 	})
-	return w
+	return w, nil
+}
+
+// HandlePipeline registers selah's two jobs, search over r and ask through
+// a, and times their stages in the worker's metrics. serve, the web tests'
+// deployment and the benchmarks build their workers with it, so what they
+// run is what production runs.
+func (w *Worker) HandlePipeline(st *store.Store, r *pipeline.Retriever, a *pipeline.Answerer) {
+	r.Observe = w.metrics.ObserveStage
+	a.Observe = w.metrics.ObserveStage
+	w.Handle(jobs.QueueSearch, (&Searcher{Store: st, Retriever: r}).Handle)
+	w.Handle(jobs.QueueAsk, (&Asker{Store: st, Answerer: a}).Handle)
 }
 
 // Handle registers the handler of a task type.

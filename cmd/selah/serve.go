@@ -229,12 +229,11 @@ func startWorker(ctx context.Context, cfg *config, st *store.Store, rc *redis.Cl
 	if err != nil {
 		return nil, err
 	}
-	wk := worker.New(worker.Config{Concurrency: cfg.Concurrency, PollInterval: cfg.PollInterval}, rc, log)
-	r.Observe = wk.Metrics().ObserveStage
-	wk.Handle(jobs.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
-	a := pipeline.NewAnswerer(st, r, g)
-	a.Observe = wk.Metrics().ObserveStage
-	wk.Handle(jobs.QueueAsk, (&worker.Asker{Store: st, Answerer: a}).Handle)
+	wk, err := worker.New(worker.Config{Concurrency: cfg.Concurrency, PollInterval: cfg.PollInterval}, rc, log)
+	if err != nil {
+		return nil, err
+	}
+	wk.HandlePipeline(st, r, pipeline.NewAnswerer(st, r, g))
 	if err := wk.Start(ctx); err != nil {
 		return nil, err
 	}

@@ -56,11 +56,13 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 	r := Retriever(t, st)
 	// The worker has its own Redis connection, as a separate process would.
 	wrc := redis.NewClient(rc.Options())
-	w := worker.New(worker.Config{Concurrency: 4, ShutdownTimeout: 2 * time.Second}, wrc, log)
-	w.Handle(jobs.QueueSearch, (&worker.Searcher{Store: st, Retriever: r}).Handle)
+	w, err := worker.New(worker.Config{Concurrency: 4, ShutdownTimeout: 2 * time.Second}, wrc, log)
+	if err != nil {
+		t.Fatalf("webtest: worker: %v", err)
+	}
 	// No generator configured: every Ask gets the deterministic extractive
 	// answer, so tests need no network.
-	w.Handle(jobs.QueueAsk, (&worker.Asker{Store: st, Answerer: pipeline.NewAnswerer(st, r, nil)}).Handle)
+	w.HandlePipeline(st, r, pipeline.NewAnswerer(st, r, nil))
 	if err := w.Start(ctx); err != nil {
 		t.Fatalf("webtest: worker: %v", err)
 	}
