@@ -14,11 +14,11 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
+	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web"
 	"github.com/selahdev/selah/worker"
-	"github.com/selahdev/selah/jobs"
 )
 
 // drainDelay is how long a stopping web process keeps serving with /readyz
