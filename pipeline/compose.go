@@ -193,12 +193,46 @@ func (c *composition) factSentences(facts []Fact, theme bool) []string {
 	for i := 0; i < len(facts) && topics < 2; {
 		topic := facts[i].Topic
 		subject := topicSubject(topic)
-		var clauses []clause
-		for ; i < len(facts) && facts[i].Topic == topic; i++ {
-			f := facts[i]
-			if len(clauses) >= maxFacts {
+		j := i
+		for j < len(facts) && facts[j].Topic == topic {
+			j++
+		}
+		clauses := c.topicClauses(subject, facts[i:j], theme)
+		i = j
+		topics++
+		out = append(out, joinClauses(subject, clauses)...)
+		if len(out) > 1 {
+			break
+		}
+	}
+	return out
+}
+
+// topicClauses turns up to maxFacts of one topic's facts into clauses, in
+// the facts' order. Siblings come second: Nave's lists the alternatives of
+// one kind under a parent ("Called — Day of Pentecost", "Called — Feast of
+// Weeks"), and an answer that spends its clauses on one group says one
+// thing of its subject ("What happened at Pentecost?" is the Holy Spirit
+// given, not three names), so a second sibling is taken only when the
+// other entries leave room.
+func (c *composition) topicClauses(subject string, facts []Fact, theme bool) []clause {
+	type placed struct {
+		at int
+		cl clause
+	}
+	var got []placed
+	used := map[string]bool{}
+	done := make([]bool, len(facts))
+	for pass := range 2 {
+		for k, f := range facts {
+			if len(got) >= maxFacts || done[k] {
 				continue
 			}
+			parent, _, sub := cutLast(f.Entry, " — ")
+			if pass == 0 && sub && used[parent] {
+				continue
+			}
+			done[k] = true
 			if theme && !wholePhrase(f.Entry) {
 				continue
 			}
@@ -215,34 +249,60 @@ func (c *composition) factSentences(facts []Fact, theme bool) []string {
 				continue
 			}
 			cl.ref = ref
-			clauses = append(clauses, cl)
+			got = append(got, placed{k, cl})
+			if sub {
+				used[parent] = true
+			}
 		}
-		topics++
-		out = append(out, joinClauses(subject, clauses)...)
-		if len(out) > 1 {
-			break
-		}
+	}
+	slices.SortStableFunc(got, func(a, b placed) int { return cmp.Compare(a.at, b.at) })
+	out := make([]clause, len(got))
+	for k, p := range got {
+		out[k] = p.cl
 	}
 	return out
 }
 
-// factSpan is the first run of a fact's verses among the candidates, in
-// the order Nave's lists them, at most maxFactVerses long.
+// cutLast slices s around the last instance of sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// factSpan is the entry's principal passage among the candidates: the
+// longest run of adjacent verses it lists, at most maxFactVerses long. Nave's lists an entry's
+// passing mentions beside its passage: MELCHIZEDEK's "A priest and type
+// of Christ" is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that
+// says so is Hebrews 7, not the first mention.
 func (c *composition) factSpan(f Fact) []corpus.VerseID {
-	var span []corpus.VerseID
-	for _, id := range f.Verses {
-		if _, ok := c.byID[id]; !ok {
+	return principalRun(f.Verses, func(id corpus.VerseID) bool {
+		_, ok := c.byID[id]
+		return ok
+	})
+}
+
+// principalRun is the longest run of adjacent verses of ids that all pass
+// keep, the first in canonical order of equal runs, cut to maxFactVerses.
+// (The router hands an entry's verses out first verse of each range
+// first, so ids are put in canonical order here.)
+func principalRun(ids []corpus.VerseID, keep func(corpus.VerseID) bool) []corpus.VerseID {
+	var best, run []corpus.VerseID
+	for _, id := range slices.Sorted(slices.Values(ids)) {
+		if !keep(id) {
+			run = nil
 			continue
 		}
-		if n := len(span); n > 0 && (id != span[n-1]+1 || id.Chapter() != span[n-1].Chapter()) {
-			break
+		if n := len(run); n > 0 && (id != run[n-1]+1 || id.Chapter() != run[n-1].Chapter()) {
+			run = nil
 		}
-		span = append(span, id)
-		if len(span) == maxFactVerses {
-			break
+		run = append(run, id)
+		if len(run) > len(best) {
+			best = slices.Clone(run)
 		}
 	}
-	return span
+	return best[:min(len(best), maxFactVerses)]
 }
 
 // hubSentences is the first sentence of the best matching hub's summary,
@@ -573,9 +633,22 @@ func phraseWords(entry string) []string {
 	// A sub-entry's sense is its parents' phrases and its own, joined by
 	// " — " (corpus.NaveTopic.Sense). A parent of one word ("Called")
 	// leads its child's phrase: "Called — Day of Pentecost" is "Called Day
-	// of Pentecost".
-	if parent, own, ok := strings.Cut(entry, " — "); ok && !strings.ContainsAny(strings.TrimSpace(parent), " —") && !strings.Contains(own, " — ") {
-		entry = parent + " " + own
+	// of Pentecost". A longer parent is a heading the child's phrase
+	// stands without: "King of Israel — A shepherd" says "A shepherd" of
+	// David. Deeper nesting is an outline of a narrative ("History of —
+	// Facts before the birth of — An angel appears to Joseph"), whose
+	// lines are not things said of the subject.
+	parts := strings.Split(entry, " — ")
+	if len(parts) > 2 {
+		return nil
+	}
+	if len(parts) > 1 {
+		parent, own := strings.TrimSpace(parts[len(parts)-2]), parts[len(parts)-1]
+		if strings.Contains(parent, " ") {
+			entry = own
+		} else {
+			entry = parent + " " + own
+		}
 	}
 	entry, _, _ = strings.Cut(entry, " -")
 	// Nave's quotes the KJV's wording in places ("cities of the plain,");

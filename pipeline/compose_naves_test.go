@@ -1,0 +1,50 @@
+package pipeline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/selahdev/selah/pipeline"
+)
+
+// TestComposerRealNaves composes from the production retriever and the
+// whole of Nave's, not the hand-built routes of naves(t): what an entry
+// cites and how its phrase reads depend on how Nave's really lists it.
+func TestComposerRealNaves(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := pipeline.NewAnswerer(b.st, b.r, nil)
+	for _, tt := range []struct {
+		q string
+		// want: in the answer; ref: among the references.
+		want, ref string
+	}{
+		// "A priest and type of Christ" lists Hebrews 5:6, 5:10, 6:20 and
+		// 7:1-21: the passage is Hebrews 7, not the first mention.
+		{"Who was Melchizedek?", "a priest and type of Christ (Hebrews 7:1-3)", "Hebrews 7:1-3"},
+		// The names of the feast ("Called — …") are one group of
+		// siblings: one of them, then what happened.
+		{"What happened at Pentecost?", "the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:", "Acts 2:1-4"},
+		// "King of Israel — A shepherd": the heading is not repeated.
+		{"Who was David?", "David was a shepherd (1 Samuel 16:11)", "1 Samuel 16:11"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			ans, err := a.Answer(b.ctx, tt.q, 5, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, b.st, ans, 5)
+			checkSentences(t, ans)
+			if !strings.Contains(ans.Text, tt.want) || strings.Contains(ans.Text, " — ") {
+				t.Errorf("answer %q: want %q, and no outline dash", ans.Text, tt.want)
+			}
+			var refs []string
+			for _, r := range ans.References {
+				refs = append(refs, r.Reference)
+			}
+			if !strings.Contains(strings.Join(refs, "; "), tt.ref) {
+				t.Errorf("references %v lack %s", refs, tt.ref)
+			}
+		})
+	}
+}
