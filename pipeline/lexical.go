@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline/wordvec"
@@ -83,8 +85,11 @@ type Lexical struct {
 	// docTerms is each verse's set of terms (KJV and WEB), sorted, for the
 	// coverage of a query's words.
 	docTerms [][]int32
-	an       analyzer
-	scratch  sync.Pool
+	// worded is set for the terms of the verses' wording (KJV or WEB), not
+	// only of the Strong's glosses, by term id.
+	worded  []bool
+	an      analyzer
+	scratch sync.Pool
 }
 
 // BuildLexical indexes docs. The KJV's archaic verb forms are folded onto
@@ -160,6 +165,17 @@ func BuildLexical(docs []LexDoc, opt LexicalOptions) *Lexical {
 		}
 		avg[f] = max(avg[f]/float64(len(docs)), 1)
 	}
+	l.worded = make([]bool, len(l.terms))
+	for f, fd := range fields {
+		if !fd.pairs {
+			continue
+		}
+		for _, m := range tfs[f] {
+			for t := range m {
+				l.worded[t] = true
+			}
+		}
+	}
 	l.postings = make([][]posting, len(l.terms))
 	for i, d := range docs {
 		l.ids[i] = d.ID
@@ -213,14 +229,22 @@ type lexHit struct {
 // query analyses text into the index's terms (each once, weight 1) and
 // word pairs (bigramWeight), and counts the words the corpus has never
 // seen.
+//
+// A name the verses never write counts as never seen even when a Strong's
+// gloss holds the word: "Who wrote Hamlet?" asks about a name, and that
+// "hamlet" glosses the Hebrew for a village does not put it in Scripture.
 func (l *Lexical) query(text string) (qs []qterm, unknown int) {
 	seen := map[string]bool{}
+	names := l.nameTerms(text)
 	l.an.features(text, func(t string, bigram bool) {
 		if seen[t] || (!bigram && questionFrame[t]) {
 			return
 		}
 		seen[t] = true
 		id, ok := l.terms[t]
+		if ok && !bigram && names[t] && !l.worded[id] {
+			ok = false
+		}
 		switch {
 		case ok && bigram:
 			qs = append(qs, qterm{id: id, weight: bigramWeight, bigram: true})
@@ -231,6 +255,26 @@ func (l *Lexical) query(text string) (qs []qterm, unknown int) {
 		}
 	})
 	return qs, unknown
+}
+
+// nameTerms are the terms of the words text writes as names: with a
+// capital where no sentence starts.
+func (l *Lexical) nameTerms(text string) map[string]bool {
+	var out map[string]bool
+	start := true
+	for _, f := range strings.Fields(text) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if r, _ := utf8.DecodeRuneInString(w); !start && unicode.IsUpper(r) {
+			l.an.terms(w, func(t string) {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[t] = true
+			})
+		}
+		start = strings.ContainsAny(f, ".?!:")
+	}
+	return out
 }
 
 // search ranks the verses for qs, best first, at most limit.
