@@ -53,6 +53,7 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	own := c.factSentences(c.q.Facts, false)
 	if len(own) == 0 {
 		own = c.hubSentences()
+		c.hubbed = len(own) > 0
 	}
 	themed := false
 	if len(own) == 0 {
@@ -85,6 +86,9 @@ type composition struct {
 	// first is the first passage cited, quoted by the summary when there
 	// is no sentence of the composer's own.
 	first []corpus.VerseID
+	// hubbed: the composer's own sentence is a hub's summary, tied to
+	// first.
+	hubbed bool
 }
 
 func newComposition(q Question) *composition {
@@ -383,8 +387,9 @@ func (c *composition) quoteSentences(alone bool) []string {
 			quoted[id] = true
 		}
 	}
-	if len(c.chosen) > 0 && len(c.q.Facts) > 0 {
-		// The first fact's passage, already cited.
+	if len(c.chosen) > 0 && (len(c.q.Facts) > 0 || c.hubbed) {
+		// The passage of the first fact or of the hub's summary, already
+		// cited: the quotation shows what the sentence says it says.
 		quote(c.first)
 		return out
 	}

@@ -7,10 +7,11 @@ import (
 	"github.com/selahdev/selah/pipeline"
 )
 
-// TestComposerRealNaves composes from the production retriever and the
-// whole of Nave's, not the hand-built routes of naves(t): what an entry
-// cites and how its phrase reads depend on how Nave's really lists it.
-func TestComposerRealNaves(t *testing.T) {
+// TestComposerProduction composes from the production retriever, the
+// whole of Nave's and the curated hubs, not the hand-built routes of
+// naves(t): what an entry cites and how its phrase reads depend on how
+// Nave's really lists it.
+func TestComposerProduction(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	a := pipeline.NewAnswerer(b.st, b.r, nil)
@@ -27,6 +28,9 @@ func TestComposerRealNaves(t *testing.T) {
 		{"What happened at Pentecost?", "the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:", "Acts 2:1-4"},
 		// "King of Israel — A shepherd": the heading is not repeated.
 		{"Who was David?", "David was a shepherd (1 Samuel 16:11)", "1 Samuel 16:11"},
+		// A hub's summary is the sentence: its passage is the quotation,
+		// not another verse that shares a word.
+		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(b.ctx, tt.q, 5, pipeline.AnswerOptions{})
