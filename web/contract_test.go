@@ -21,6 +21,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/selahdev/selah/web/docs"
 )
 
 // The contract test: every request the package's tests send to the API,
@@ -244,7 +246,7 @@ func (v *contractValidator) validate(ex exchange) string {
 	}
 	if body.Error != nil {
 		if r := route.Operation.Responses.Status(ex.status); r != nil && r.Value != nil {
-			if codes := errorCodes(r.Value); !slices.Contains(codes, body.Error.Code) {
+			if codes := docs.ErrorCodes(r.Value); !slices.Contains(codes, body.Error.Code) {
 				return fmt.Sprintf("error code %s is not among those documented for %d: %v", body.Error.Code, ex.status, codes)
 			}
 		}

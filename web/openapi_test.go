@@ -18,6 +18,7 @@ import (
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store/storetest"
+	"github.com/selahdev/selah/web/docs"
 )
 
 // TestOpenAPIDocumentValid: the embedded document is a valid OpenAPI 3.1
@@ -101,7 +102,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			for st, r := range op.Responses.Map() {
-				for _, code := range errorCodes(r.Value) {
+				for _, code := range docs.ErrorCodes(r.Value) {
 					if !enum[code] {
 						t.Errorf("%s %s %s lists %s, which is not in the ErrorCode enum", method, path, st, code)
 					}
