@@ -131,7 +131,7 @@ const siteAskQuotaName = "site-asks"
 // siteAskSubjects are what a website ask counts against: the client
 // address, per UTC day.
 func (s *Server) siteAskSubjects(c *fiber.Ctx) []limits.Subject {
-	return []limits.Subject{{ID: "addr:" + c.IP(), Limit: s.siteAsksPerDay()}}
+	return []limits.Subject{{ID: "addr:" + c.IP(), Limit: s.cfg.SiteAsksPerDay}}
 }
 
 // takeSiteAsk counts one website ask for the client's address today and
@@ -149,7 +149,7 @@ func (s *Server) takeSiteAsk(c *fiber.Ctx) (release func(), err error) {
 		}
 		s.metrics.rejected(selah.EQUOTA)
 		return nil, &selah.Error{Code: selah.EQUOTA, RetryAfter: ae.RetryAfter,
-			Message: fmt.Sprintf("You have asked %d questions today, the website's daily limit. Come back after midnight UTC, or use the API with a key.", s.siteAsksPerDay())}
+			Message: fmt.Sprintf("You have asked %d questions today, the website's daily limit. Come back after midnight UTC, or use the API with a key.", s.cfg.SiteAsksPerDay)}
 	}
 	return func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
@@ -167,11 +167,4 @@ func (s *Server) siteAsksLeft(c *fiber.Ctx) int {
 		return 0
 	}
 	return n
-}
-
-func (s *Server) siteAsksPerDay() int {
-	if s.cfg.SiteAsksPerDay != 0 {
-		return s.cfg.SiteAsksPerDay
-	}
-	return DefaultSiteAsksPerDay
 }

@@ -154,7 +154,7 @@ func TestPrincipalOf(t *testing.T) {
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
 	ctx := context.Background()
-	s := New(Config{}, Deps{Store: st, Redis: rc})
+	s := NewTestServer(t, Config{}, Deps{Store: st, Redis: rc})
 	a, err := st.CreateAccount(ctx, "p@example.com", "", "builder", false)
 	if err != nil {
 		t.Fatal(err)

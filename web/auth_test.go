@@ -91,7 +91,7 @@ func TestAuthenticate(t *testing.T) {
 	_, rc := storetest.NewRedis(t)
 	logs := &webtest.LogBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: log})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Logger: log})
 
 	a := mustAccount(t, st, "auth@example.com")
 	valid, _ := mustKey(t, st, a.ID, nil)
@@ -191,7 +191,7 @@ func TestAuthChecksBeforeDatabase(t *testing.T) {
 	}
 	defer st.Close()
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc})
 	key, _ := apikey.Generate(false)
 	for _, tc := range []struct {
 		name   string
@@ -215,7 +215,7 @@ func TestAuthExpiryUsesClock(t *testing.T) {
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
 	clock := &testClock{t: time.Now()}
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Now: clock.Now})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Now: clock.Now})
 	a := mustAccount(t, st, "clock@example.com")
 	exp := time.Now().Add(time.Hour)
 	key, _ := mustKey(t, st, a.ID, &exp)
@@ -237,7 +237,7 @@ func TestAuthRotationGrace(t *testing.T) {
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
 	clock := &testClock{t: time.Now()}
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Now: clock.Now})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Now: clock.Now})
 	a := mustAccount(t, st, "rotate@example.com")
 	oldKey, old := mustKey(t, st, a.ID, nil)
 	newKey, _, err := st.RotateKey(context.Background(), old.ID, 10*time.Minute)
@@ -264,7 +264,7 @@ func TestRevokeSeenWithinOneSecond(t *testing.T) {
 	t.Parallel()
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc})
 	a := mustAccount(t, st, "revoke@example.com")
 	key, k := mustKey(t, st, a.ID, nil)
 
@@ -296,7 +296,7 @@ func TestLastUsedRecorded(t *testing.T) {
 	t.Parallel()
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc})
 	a := mustAccount(t, st, "used@example.com")
 	key, k := mustKey(t, st, a.ID, nil)
 	get(t, srv, "Bearer "+key)

@@ -37,7 +37,7 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 	logs := &devLog{}
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestBrowserNarrow(t *testing.T) {
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 	logs := &devLog{}
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

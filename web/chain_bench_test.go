@@ -54,7 +54,7 @@ func BenchmarkScripture(b *testing.B) {
 	check := contractCheck
 	contractCheck = nil
 	defer func() { contractCheck = check }()
-	srv := New(Config{}, Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := NewTestServer(b, Config{}, Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	a, err := st.CreateAccount(context.Background(), "bench@example.com", "", store.PlanInternal, false)
 	if err != nil {
 		b.Fatal(err)

@@ -87,16 +87,9 @@ func (s *Server) visitorOf(c *fiber.Ctx, create bool) (string, error) {
 func (s *Server) chatSubjects(c *fiber.Ctx, visitor string) []limits.Subject {
 	sum := sha256.Sum256([]byte(visitor))
 	return []limits.Subject{
-		{ID: "visitor:" + hex.EncodeToString(sum[:16]), Limit: orInt(s.cfg.ChatMessagesPerDay, DefaultChatMessagesPerDay)},
-		{ID: "addr:" + c.IP(), Limit: orInt(s.cfg.ChatMessagesPerAddressPerDay, DefaultChatMessagesPerAddressPerDay)},
+		{ID: "visitor:" + hex.EncodeToString(sum[:16]), Limit: s.cfg.ChatMessagesPerDay},
+		{ID: "addr:" + c.IP(), Limit: s.cfg.ChatMessagesPerAddressPerDay},
 	}
-}
-
-func orInt(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // chatLeft is how many chat messages the visitor has left today.

@@ -107,7 +107,7 @@ func TestContractEveryOperation(t *testing.T) {
 	}
 
 	// No job queue at all: search and ask are 503 workers_unavailable.
-	bare := New(Config{}, Deps{Store: env.st, Redis: env.rc, Logger: env.log})
+	bare := NewTestServer(t, Config{}, Deps{Store: env.st, Redis: env.rc, Logger: env.log})
 	for path, body := range map[string]string{"/api/v1/search": `{"query":"grace"}`, "/api/v1/ask": `{"question":"grace"}`} {
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+live)

@@ -329,7 +329,7 @@ func (v *contractValidator) validateUndocumented(ex exchange, isError bool) stri
 // validates (TestMain also fails a full run in which it saw nothing).
 func TestContractHookSeesTraffic(t *testing.T) {
 	before := contract.Checked()
-	srv := New(Config{}, Deps{})
+	srv := NewTestServer(t, Config{}, Deps{})
 	for _, p := range []string{"/api/v1/openapi.json", "/api/v1/nope"} {
 		res, err := srv.App().Test(newGet(p), -1)
 		if err != nil {

@@ -37,7 +37,7 @@ func decodeError(t *testing.T, res *http.Response) web.ErrorDetail {
 func TestErrorsAreJSON(t *testing.T) {
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc})
 	srv.App().Get("/api/v1/test-panic", func(c *fiber.Ctx) error { panic("boom") })
 
 	cases := []struct {
@@ -72,7 +72,7 @@ func TestErrorsAreJSON(t *testing.T) {
 func TestRequestIDEchoed(t *testing.T) {
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc})
 	req := httptest.NewRequest("GET", "/api/v1/health", nil)
 	req.Header.Set("X-Request-Id", "client-supplied-123")
 	res, err := srv.App().Test(req, -1)
@@ -93,7 +93,7 @@ func TestRequestIDEchoed(t *testing.T) {
 func TestHealth(t *testing.T) {
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := web.New(web.Config{Version: "test"}, web.Deps{Store: st, Redis: rc})
+	srv := web.NewTestServer(t, web.Config{Version: "test"}, web.Deps{Store: st, Redis: rc})
 	res, err := srv.App().Test(httptest.NewRequest("GET", "/api/v1/health", nil), -1)
 	if err != nil {
 		t.Fatal(err)

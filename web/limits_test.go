@@ -43,7 +43,7 @@ func newLimitsEnv(t testing.TB, servers int, now func() time.Time) *limitsEnv {
 	for range servers {
 		rc := redis.NewClient(env.rc.Options())
 		t.Cleanup(func() { rc.Close() })
-		env.servers = append(env.servers, New(Config{}, Deps{Store: env.st, Redis: rc, Logger: quiet, Now: now}))
+		env.servers = append(env.servers, NewTestServer(t, Config{}, Deps{Store: env.st, Redis: rc, Logger: quiet, Now: now}))
 	}
 	// John 3:16 and nothing else, so /scripture can answer 200.
 	_, err := env.st.Pool().Exec(context.Background(), `

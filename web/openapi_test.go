@@ -119,7 +119,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 // the YAML, converted.
 func TestOpenAPIServed(t *testing.T) {
 	t.Parallel()
-	srv := New(Config{}, Deps{})
+	srv := NewTestServer(t, Config{}, Deps{})
 	var fromYAML, fromJSON any
 	for _, tc := range []struct {
 		path, contentType string
@@ -185,7 +185,7 @@ func TestDocsPage(t *testing.T) {
 	t.Parallel()
 	st := storetest.NewStore(t)
 	_, rc := storetest.NewRedis(t)
-	srv := New(Config{}, Deps{Store: st, Redis: rc})
+	srv := NewTestServer(t, Config{}, Deps{Store: st, Redis: rc})
 	req := httptest.NewRequest("GET", "/docs", nil)
 	req.Header.Set("Accept", "text/html")
 	res, err := srv.App().Test(req, -1)

@@ -52,7 +52,7 @@ func newQueueEnvAt(t testing.TB, cfg Config, now func() time.Time) *queueEnv {
 	}
 	t.Cleanup(func() { q.Close() })
 	env.q = q
-	env.srv = New(cfg, Deps{Store: env.st, Redis: env.rc, Logger: env.log, Queue: q, Now: now, Mailer: &outbox{}})
+	env.srv = NewTestServer(t, cfg, Deps{Store: env.st, Redis: env.rc, Logger: env.log, Queue: q, Now: now, Mailer: &outbox{}})
 	return env
 }
 

@@ -128,7 +128,7 @@ func (s *Server) sendReport(c *fiber.Ctx) error {
 	if n := utf8.RuneCountInString(p.Details); n > store.MaxReportDetails {
 		return show(fiber.StatusBadRequest, fmt.Sprintf("The details are %d characters long; the limit is %d.", n, store.MaxReportDetails))
 	}
-	limit := orInt(s.cfg.ReportsPerHour, DefaultReportsPerHour)
+	limit := s.cfg.ReportsPerHour
 	if _, err := s.limits.Take(c.UserContext(), reportQuotaName, time.Hour, []limits.Subject{{ID: "addr:" + c.IP(), Limit: limit}}); err != nil {
 		var ae *selah.Error
 		if errors.As(err, &ae) && ae.Code == selah.EQUOTA {

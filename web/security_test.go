@@ -163,7 +163,7 @@ func TestSiteThrottlesFailClosed(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
 	t.Cleanup(func() { dead.Close() })
-	srv := New(Config{}, Deps{Store: env.st, Redis: dead, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock})
+	srv := NewTestServer(t, Config{}, Deps{Store: env.st, Redis: dead, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock})
 	b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: env.browser(t).jar, header: http.Header{}}
 	wantStatus(t, b.signIn(email, "wrong password"), http.StatusUnauthorized) // the outage starts: open
 	mu.Lock()

@@ -20,37 +20,6 @@ import (
 	"github.com/selahdev/selah/web/limits"
 )
 
-// Config holds the web server's settings. Zero values are usable defaults.
-type Config struct {
-	// Version is reported by /health.
-	Version string
-	// PublicURL is the base URL of the website, used for canonical answer
-	// links (e.g. https://selah.example). Empty means derive from requests.
-	PublicURL string
-	// BodyLimit caps request bodies in bytes (default 64 KiB).
-	BodyLimit int
-	// RequestTimeout bounds the work of one API request (default 30s).
-	RequestTimeout time.Duration
-	// SiteAsksPerDay is the website's anonymous Ask quota per client
-	// address and UTC day (default DefaultSiteAsksPerDay).
-	SiteAsksPerDay int
-	// ChatMessagesPerDay and ChatMessagesPerAddressPerDay are the chat's
-	// quotas per visitor and per client address and UTC day; ReportsPerHour
-	// throttles "Report this answer" per client address (defaults
-	// DefaultChatMessagesPerDay, DefaultChatMessagesPerAddressPerDay,
-	// DefaultReportsPerHour; see chat.go and reports.go).
-	ChatMessagesPerDay, ChatMessagesPerAddressPerDay, ReportsPerHour int
-	// TrustedProxies are the addresses or CIDRs of the reverse proxies in
-	// front of the server. Only a request whose peer is one of them has
-	// its X-Forwarded-For (client address), X-Forwarded-Host and
-	// X-Forwarded-Proto believed; empty trusts no one, and the client
-	// address is the socket peer.
-	TrustedProxies []string
-	// SearchTimeout and AskTimeout are the deadlines of search and ask
-	// jobs, after which the caller gets 504 timeout (defaults 10s, 25s).
-	SearchTimeout, AskTimeout time.Duration
-}
-
 // Deps are the services the server talks to.
 type Deps struct {
 	Store  *store.Store
@@ -93,19 +62,13 @@ type Server struct {
 	mailer    Mailer         // sign-up e-mail, see signup.go
 }
 
-// New builds the server and its routes.
-func New(cfg Config, deps Deps) *Server {
-	if cfg.BodyLimit == 0 {
-		cfg.BodyLimit = 64 << 10
-	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 30 * time.Second
-	}
-	if cfg.SearchTimeout == 0 {
-		cfg.SearchTimeout = 10 * time.Second
-	}
-	if cfg.AskTimeout == 0 {
-		cfg.AskTimeout = 25 * time.Second
+// New builds the server and its routes. The configuration gets its
+// defaults (Config.WithDefaults); a value that makes no sense is refused
+// with an error naming the field.
+func New(cfg Config, deps Deps) (*Server, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
@@ -150,7 +113,7 @@ func New(cfg Config, deps Deps) *Server {
 	})
 	s.useContractCheck() // tests only, see openapi.go
 	s.routes()
-	return s
+	return s, nil
 }
 
 // App returns the Fiber app (tests drive it with app.Test).

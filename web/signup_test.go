@@ -193,7 +193,7 @@ func TestSiteSignUpMailFailure(t *testing.T) {
 	env := newSiteEnv(t, Config{}, nil)
 	taken := siteEmail("taken")
 	env.browser(t).mustSignUp(taken)
-	srv := New(Config{}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log, Mailer: failingMailer{}})
+	srv := NewTestServer(t, Config{}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log, Mailer: failingMailer{}})
 	var bodies []string
 	for _, addr := range []string{taken, siteEmail("new")} {
 		b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: env.browser(t).jar, header: http.Header{}}
@@ -223,7 +223,7 @@ func TestSiteSignUpDevMailer(t *testing.T) {
 	t.Parallel()
 	env := newSiteEnv(t, Config{}, nil)
 	logs := &siteLogs{}
-	srv := New(Config{}, Deps{Store: env.st, Redis: env.srv.redis, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	srv := NewTestServer(t, Config{}, Deps{Store: env.st, Redis: env.srv.redis, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: env.browser(t).jar, header: http.Header{}}
 	addr := siteEmail("dev")
 	wantStatus(t, b.signUp(addr, sitePassword), http.StatusOK)

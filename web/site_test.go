@@ -68,7 +68,7 @@ func newSiteEnv(t *testing.T, cfg Config, now func() time.Time) *siteEnv {
 	logs := &siteLogs{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mail := &outbox{}
-	return &siteEnv{srv: New(cfg, Deps{Store: st, Redis: rc, Logger: log, Now: now, Mailer: mail}), st: st, logs: logs, mail: mail}
+	return &siteEnv{srv: NewTestServer(t, cfg, Deps{Store: st, Redis: rc, Logger: log, Now: now, Mailer: mail}), st: st, logs: logs, mail: mail}
 }
 
 // outbox stands in for the SMTP server: it keeps every message sent.
@@ -533,7 +533,7 @@ func TestSiteCookiesSecure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// X-Forwarded-Proto counts from a trusted proxy only (app.Test
 			// requests come from 0.0.0.0).
-			srv := New(Config{PublicURL: tc.publicURL, TrustedProxies: []string{"0.0.0.0/32"}}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log})
+			srv := NewTestServer(t, Config{PublicURL: tc.publicURL, TrustedProxies: []string{"0.0.0.0/32"}}, Deps{Store: env.st, Redis: env.srv.redis, Logger: env.srv.log})
 			jar, _ := cookiejar.New(nil)
 			b := &siteBrowser{t: t, srv: srv, base: siteBase, jar: jar, header: http.Header{}}
 			if tc.proto != "" {

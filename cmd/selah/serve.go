@@ -160,10 +160,13 @@ func run(ctx context.Context, cfg *config, withWeb, withWorker bool) error {
 		defer q.Close()
 		proxies, _ := cfg.trustedProxies() // checked by checkWeb
 		mailer, _ := cfg.mailer(log)       // checked by checkWeb
-		srv = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL, SearchTimeout: cfg.SearchTimeout, AskTimeout: cfg.AskTimeout,
+		srv, err = web.New(web.Config{Version: version, PublicURL: cfg.PublicURL, SearchTimeout: cfg.SearchTimeout, AskTimeout: cfg.AskTimeout,
 			ChatMessagesPerDay: cfg.ChatPerDay, ChatMessagesPerAddressPerDay: cfg.ChatPerAddressPerDay, ReportsPerHour: cfg.ReportsPerHour,
 			TrustedProxies: proxies},
 			web.Deps{Store: st, Redis: rc, Logger: log, Queue: q, Gatherers: gatherers, Mailer: mailer})
+		if err != nil {
+			return err
+		}
 		// One operations listener for the process: in serve its /metrics
 		// carries the worker's metrics too, and its /readyz sees the worker
 		// among the live ones.

@@ -73,7 +73,10 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 		t.Fatalf("webtest: queue: %v", err)
 	}
 	t.Cleanup(func() { q.Close() })
-	srv := web.New(cfg, web.Deps{Store: st, Redis: rc, Logger: log, Queue: q})
+	srv, err := web.New(cfg, web.Deps{Store: st, Redis: rc, Logger: log, Queue: q})
+	if err != nil {
+		t.Fatalf("webtest: server: %v", err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("webtest: listen: %v", err)
