@@ -17,6 +17,7 @@ import (
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/pipeline/pipelinetest"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/worker"
 )
@@ -32,7 +33,7 @@ func postAsk(key, body string) *http.Request {
 // (nil: extractive).
 func (env *queueEnv) asker(t testing.TB, g pipeline.Generator) worker.Handler {
 	t.Helper()
-	a := pipeline.NewAnswerer(env.st, testRetriever(t, env.st), g)
+	a := pipeline.NewAnswerer(env.st, pipelinetest.Retriever(t, env.st), g)
 	return (&worker.Asker{Store: env.st, Answerer: a}).Handle
 }
 

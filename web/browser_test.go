@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
+	"github.com/selahdev/selah/web/webtest"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -36,7 +35,7 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 	}
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
-	logs := &devLog{}
+	logs := &webtest.LogBuffer{}
 	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -99,7 +98,7 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 	)
 	submit("sign up", `form[action="/signup"] button[type="submit"]`, http.StatusOK)
 	// The development mailer writes the verification link to the log.
-	do("open the verification link", chromedp.Navigate(base+logs.verifyLink(t)))
+	do("open the verification link", chromedp.Navigate(base+verifyLink(t, logs)))
 	submit("confirm the address", `form[action="/verify"] button[type="submit"]`, http.StatusOK)
 	do("fill in the sign-in form", chromedp.SendKeys(chromedp.CSS("#password"), password))
 	submit("sign in", `form[action="/signin"] button[type="submit"]`, http.StatusOK)
@@ -168,7 +167,7 @@ func TestBrowserNarrow(t *testing.T) {
 	}
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
-	logs := &devLog{}
+	logs := &webtest.LogBuffer{}
 	srv := web.NewTestServer(t, web.Config{}, web.Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -242,7 +241,7 @@ func TestBrowserNarrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	narrow("the check-your-e-mail page")
-	visit(logs.verifyLink(t))
+	visit(verifyLink(t, logs))
 	for _, form := range []string{"/verify", "/signin"} {
 		if form == "/signin" {
 			if err := chromedp.Do(bctx, chromedp.SendKeys(chromedp.CSS("#password"), password)); err != nil {
@@ -273,27 +272,13 @@ func TestBrowserNarrow(t *testing.T) {
 
 // newBrowser starts a headless Chromium with a fresh profile that is gone
 // when the test ends.
-// devLog is the server's log, where the development mailer writes
-// verification links.
-type devLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *devLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
 var verifyLinkPattern = regexp.MustCompile(`/verify\?token=[0-9A-Za-z_-]{43}`)
 
-// verifyLink returns the path of the latest verification link logged.
-func (l *devLog) verifyLink(t *testing.T) string {
+// verifyLink returns the path of the latest verification link in the
+// server's log, where the development mailer writes them.
+func verifyLink(t *testing.T, logs *webtest.LogBuffer) string {
 	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	links := verifyLinkPattern.FindAllString(l.b.String(), -1)
+	links := verifyLinkPattern.FindAllString(logs.String(), -1)
 	if len(links) == 0 {
 		t.Fatal("no verification link in the log")
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/jobs"
-	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/pipeline/pipelinetest"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/worker"
@@ -79,30 +79,10 @@ func (env *queueEnv) startWorkerFor(t testing.TB, queue string, h worker.Handler
 	return w
 }
 
-var sharedRetriever struct {
-	once sync.Once
-	r    *pipeline.Retriever
-	err  error
-}
-
-// testRetriever returns a retriever over the test corpus, its index built
-// once per test binary (every test database is a clone of one template).
-func testRetriever(t testing.TB, st *store.Store) *pipeline.Retriever {
-	t.Helper()
-	sharedRetriever.once.Do(func() {
-		sharedRetriever.r, sharedRetriever.err = pipeline.LoadRetriever(context.Background(), st, pipeline.RetrievalConfig{})
-	})
-	if sharedRetriever.err != nil {
-		t.Fatal(sharedRetriever.err)
-	}
-	r := *sharedRetriever.r
-	return &r
-}
-
 // searcher is the real search handler over the test corpus.
 func (env *queueEnv) searcher(t testing.TB) worker.Handler {
 	t.Helper()
-	return (&worker.Searcher{Store: env.st, Retriever: testRetriever(t, env.st)}).Handle
+	return (&worker.Searcher{Store: env.st, Retriever: pipelinetest.Retriever(t, env.st)}).Handle
 }
 
 func (env *queueEnv) key(t testing.TB, plan string) string {

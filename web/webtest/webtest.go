@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 
 	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/pipeline/pipelinetest"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 	"github.com/selahdev/selah/web"
@@ -53,7 +53,7 @@ func StartConfig(t testing.TB, cfg web.Config, log *slog.Logger) *Env {
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 
-	r := Retriever(t, st)
+	r := pipelinetest.Retriever(t, st)
 	// The worker has its own Redis connection, as a separate process would.
 	wrc := redis.NewClient(rc.Options())
 	w, err := worker.New(worker.Config{Concurrency: 4, ShutdownTimeout: 2 * time.Second}, wrc, log)
@@ -139,26 +139,4 @@ func (e *Env) Revoke(t testing.TB, id string) {
 	if err := e.Store.RevokeKey(context.Background(), id); err != nil {
 		t.Fatalf("webtest: revoke: %v", err)
 	}
-}
-
-var shared struct {
-	once sync.Once
-	r    *pipeline.Retriever
-	err  error
-}
-
-// Retriever returns a retriever over the test corpus. Its index is built
-// once per test binary: the corpus is the same in every test database
-// (each a clone of one template), and a retriever holds no connection. The
-// copy returned is the caller's to configure.
-func Retriever(t testing.TB, st *store.Store) *pipeline.Retriever {
-	t.Helper()
-	shared.once.Do(func() {
-		shared.r, shared.err = pipeline.LoadRetriever(context.Background(), st, pipeline.RetrievalConfig{})
-	})
-	if shared.err != nil {
-		t.Fatalf("webtest: retriever: %v", shared.err)
-	}
-	r := *shared.r
-	return &r
 }
