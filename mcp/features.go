@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
 	"github.com/selahdev/selah/web/client"
@@ -164,7 +165,7 @@ func referencesText(r *client.ReferencesResponse) string {
 func usageText(u *client.UsageResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan: %s\n", u.Plan)
-	line := func(name string, l client.LimitUsage) {
+	line := func(name string, l api.LimitUsage) {
 		if l.Limit == nil {
 			fmt.Fprintf(&b, "- %s: unlimited\n", name)
 			return

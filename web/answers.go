@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -106,7 +105,7 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 		return err
 	}
 	args := jobs.AskArgs{Question: q, MaxReferences: selah.DefaultMaxReferences, Offline: true, Source: jobs.SourceWeb}
-	body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
+	res, err := s.callAsk(c.UserContext(), RequestID(c), args)
 	if err != nil {
 		release()
 		var ae *selah.Error
@@ -114,13 +113,6 @@ func (s *Server) siteAsk(c *fiber.Ctx) error {
 			return show(StatusOf(ae.Code), ae.Message)
 		}
 		return err
-	}
-	var res jobs.AskResult
-	if err := json.Unmarshal(body, &res); err != nil {
-		return fmt.Errorf("web: ask result: %w", err)
-	}
-	if res.AnswerID == "" {
-		return fmt.Errorf("web: ask result has no answer id")
 	}
 	return c.Redirect(answerPath(res.AnswerID), fiber.StatusSeeOther)
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -49,16 +50,9 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	}
 	args := jobs.AskArgs{Question: q, MaxReferences: n, Offline: p.Test, Source: jobs.SourceAPI}
 	return s.withAskQuota(c, func() error {
-		body, err := jobs.Call(c.UserContext(), s.queue, RequestID(c), args, s.cfg.AskTimeout)
+		res, err := s.callAsk(c.UserContext(), RequestID(c), args)
 		if err != nil {
 			return err
-		}
-		var res jobs.AskResult
-		if err := json.Unmarshal(body, &res); err != nil {
-			return fmt.Errorf("web: ask result: %w", err)
-		}
-		if res.AnswerID == "" {
-			return fmt.Errorf("web: ask result has no answer id")
 		}
 		res.CanonicalURL = s.answerURL(c, res.AnswerID)
 		out, err := json.Marshal(res.AskResponse)
@@ -68,6 +62,24 @@ func (s *Server) ask(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(out)
 	})
+}
+
+// callAsk runs an ask job for the API, the Ask page or the chat and
+// decodes its result. The first two are stored answers and must come back
+// with their id; a chat reply has none, the chat stores it itself.
+func (s *Server) callAsk(ctx context.Context, requestID string, args jobs.AskArgs) (jobs.AskResult, error) {
+	body, err := jobs.Call(ctx, s.queue, requestID, args, s.cfg.AskTimeout)
+	if err != nil {
+		return jobs.AskResult{}, err
+	}
+	var res jobs.AskResult
+	if err := json.Unmarshal(body, &res); err != nil {
+		return jobs.AskResult{}, fmt.Errorf("web: ask result: %w", err)
+	}
+	if res.AnswerID == "" && args.Source != jobs.SourceChat {
+		return jobs.AskResult{}, fmt.Errorf("web: ask result has no answer id")
+	}
+	return res, nil
 }
 
 // publicBase is the base URL of the website for canonical links: the

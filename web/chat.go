@@ -202,19 +202,29 @@ func (s *Server) loadChat(c *fiber.Ctx, visitor, id string, page chatPageData) (
 
 // storedReply is a stored turn's reply, its passages read from verses.
 func (s *Server) storedReply(ctx context.Context, t store.ChatTurn) (chatReply, error) {
-	r := chatReply{ID: t.ID, Answer: t.Answer, Summary: t.Summary, References: []chatReference{},
-		Topics: []api.TopicLink{}, ReportURL: reportURL("message", t.ID)}
+	refs := make([]api.CitedPassage, 0, len(t.Refs))
 	for _, ref := range t.Refs {
 		p, err := s.passage(ctx, ref)
 		if err != nil {
-			return r, err
+			return chatReply{}, err
 		}
+		refs = append(refs, p)
+	}
+	return newChatReply(t.ID, t.Answer, t.Summary, refs, t.Topics), nil
+}
+
+// newChatReply is a reply as the chat shows it, fresh or stored: each
+// passage with its reader link, each topic with its page on the site.
+func newChatReply(id, answer, summary string, refs []api.CitedPassage, topics []store.AnswerTopic) chatReply {
+	r := chatReply{ID: id, Answer: answer, Summary: summary, References: []chatReference{},
+		Topics: []api.TopicLink{}, ReportURL: reportURL("message", id)}
+	for _, p := range refs {
 		r.References = append(r.References, chatReference{CitedPassage: p, ReaderURL: readerURL(p.Reference)})
 	}
-	for _, tp := range t.Topics {
+	for _, tp := range topics {
 		r.Topics = append(r.Topics, api.TopicLink{Slug: tp.Slug, Title: tp.Title, URL: "/topics/" + tp.Slug})
 	}
-	return r, nil
+	return r
 }
 
 // chatMessage serves POST /chat/messages in three forms: JSON in and out
@@ -379,13 +389,9 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 			}
 		}
 	}()
-	body, err := jobs.Call(ctx, j.s.queue, j.requestID, j.args, j.s.cfg.AskTimeout)
+	ans, err := j.s.callAsk(ctx, j.requestID, j.args)
 	if err != nil {
 		return res, err
-	}
-	var ans jobs.AskResult
-	if err := json.Unmarshal(body, &ans); err != nil {
-		return res, fmt.Errorf("web: chat result: %w", err)
 	}
 	turn := store.ChatTurn{Question: j.args.Question, Answer: ans.Answer, Summary: ans.Summary, Generator: ans.Generator}
 	for _, r := range ans.References {
@@ -408,14 +414,7 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 		return res, err
 	}
 	res.ConversationID, res.seq = convID, stored.Seq
-	res.Reply = chatReply{ID: stored.ID, Answer: ans.Answer, Summary: ans.Summary, References: []chatReference{},
-		Topics: []api.TopicLink{}, ReportURL: reportURL("message", stored.ID)}
-	for _, r := range ans.References {
-		res.Reply.References = append(res.Reply.References, chatReference{CitedPassage: r, ReaderURL: readerURL(r.Reference)})
-	}
-	for _, t := range ans.Topics {
-		res.Reply.Topics = append(res.Reply.Topics, api.TopicLink{Slug: t.Slug, Title: t.Title, URL: "/topics/" + t.Slug})
-	}
+	res.Reply = newChatReply(stored.ID, ans.Answer, ans.Summary, ans.References, turn.Topics)
 	res.Remaining = j.taken.Remaining
 	return res, nil
 }

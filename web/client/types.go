@@ -9,8 +9,9 @@ import (
 // The response types are the server's own, from package api (which
 // imports nothing heavier than corpus): each embeds the api body and adds
 // Meta, which is not part of the JSON: the status, request id and limit
-// headers of the response it came from. The types nested in the bodies are
-// aliases of api's, so callers can name them from this package.
+// headers of the response it came from. The types nested in the bodies
+// (api.Verse, api.LimitUsage, ...) are named from package api itself: one
+// definition, not a mirror of it here.
 
 // Meta describes the HTTP response a value came from.
 type Meta struct {
@@ -104,23 +105,6 @@ type UsageResponse struct {
 	api.UsageResponse
 	Meta Meta `json:"-"`
 }
-
-// The types nested in the response bodies.
-type (
-	Check            = api.Check
-	CorpusFacts      = api.CorpusFacts
-	Book             = api.Book
-	Verse            = api.Verse
-	ChapterLink      = api.ChapterLink
-	SearchResult     = api.SearchResult
-	CitedPassage     = api.CitedPassage
-	TopicLink        = api.TopicLink
-	TopicSummary     = api.TopicSummary
-	BookInfo         = api.BookInfo
-	FoundReference   = api.FoundReference
-	InvalidReference = api.InvalidReference
-	LimitUsage       = api.LimitUsage
-)
 
 // SearchRequest is the body of POST /search.
 type SearchRequest struct {
