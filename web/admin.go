@@ -27,7 +27,7 @@ func (s *Server) adminRoutes() {
 	if s.redis == nil {
 		return
 	}
-	s.app.Use(queuesPath, s.requireAdmin, adaptor.HTTPHandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.app.Use(queuesPath, s.sessions.RequireAdmin, adaptor.HTTPHandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.dashboard.once.Do(func() {
 			o := s.redis.Options()
 			s.dashboard.h = asynqmon.New(asynqmon.Options{

@@ -17,6 +17,7 @@ import (
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // DefaultSiteAsksPerDay is the website's anonymous Ask quota per client
@@ -147,7 +148,7 @@ func (s *Server) takeSiteAsk(c *fiber.Ctx) (release func(), err error) {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 		defer cancel()
 		if err := s.limits.GiveBack(rctx, taken); err != nil {
-			logger(c).Warn("release website ask", slog.String("error", err.Error()))
+			reqlog.From(c).Warn("release website ask", slog.String("error", err.Error()))
 		}
 	}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/selahdev/selah/apikey"
 	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // Principal is the authenticated caller of an API request.
@@ -91,7 +92,7 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 	}
 	now := s.now()
 	if err := refusal(kp, now); err != nil {
-		logger(c).Debug("api key refused", slog.String("keyId", kp.Key.ID), slog.String("code", selah.ErrorCode(err)))
+		reqlog.From(c).Debug("api key refused", slog.String("keyId", kp.Key.ID), slog.String("code", selah.ErrorCode(err)))
 		return err
 	}
 	c.Locals(localPrincipal, &Principal{
@@ -100,7 +101,7 @@ func (s *Server) authenticate(c *fiber.Ctx) error {
 		Test:      kp.Key.Test,
 		Plan:      kp.Account.Plan,
 	})
-	c.Locals(localLogger, logger(c).With(slog.String("keyId", kp.Key.ID), slog.Int64("accountId", kp.Account.ID)))
+	reqlog.With(c, slog.String("keyId", kp.Key.ID), slog.Int64("accountId", kp.Account.ID))
 	c.SetUserContext(jobs.WithScope(c.UserContext(), "acct"+strconv.FormatInt(kp.Account.ID, 10)))
 	s.touches.touch(kp.Key.ID, kp.Key.LastUsedAt, now)
 	return c.Next()
@@ -119,7 +120,7 @@ const (
 func (s *Server) badKeyThrottle(c *fiber.Ctx, n int) error {
 	ok, retry, err := s.limits.BucketN(c.UserContext(), throttleName("badkey", c.IP()), badKeysPerMinute, badKeysBurst, n)
 	if err != nil {
-		logger(c).Warn("unknown-key throttle unavailable", slog.String("error", err.Error()))
+		reqlog.From(c).Warn("unknown-key throttle unavailable", slog.String("error", err.Error()))
 		return nil
 	}
 	if ok {

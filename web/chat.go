@@ -21,6 +21,7 @@ import (
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // The website's chat (/chat): a visitor converses in turns, each reply a
@@ -74,7 +75,7 @@ func (s *Server) visitorOf(c *fiber.Ctx, create bool) (string, error) {
 		Value:    t,
 		Path:     "/",
 		MaxAge:   int(visitorTTL.Seconds()),
-		Secure:   s.secureCookies(c),
+		Secure:   s.sessions.SecureCookies(c),
 		HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode,
 	})
@@ -317,7 +318,7 @@ func (s *Server) chatMessage(c *fiber.Ctx) error {
 		return limitsUnavailable(c, err)
 	}
 	reply := &chatTurnJob{s: s, visitor: visitor, convID: convID, args: args, taken: taken,
-		requestID: RequestID(c), log: logger(c)}
+		requestID: RequestID(c), log: reqlog.From(c)}
 
 	if strings.Contains(c.Get(fiber.HeaderAccept), "text/event-stream") && !isForm {
 		c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")

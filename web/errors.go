@@ -13,6 +13,7 @@ import (
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // statusOf is the one table that maps application error codes to HTTP
@@ -76,7 +77,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		err = fromFiber(fe)
 	}
 	if pub := selah.PublicError(err, "", unreachable); selah.ErrorCode(pub) != selah.ErrorCode(err) {
-		logger(c).Error("dependency unavailable", slog.String("error", err.Error()))
+		reqlog.From(c).Error("dependency unavailable", slog.String("error", err.Error()))
 		err = pub
 	}
 	if RequestID(c) == "" {
@@ -89,7 +90,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	code := selah.ErrorCode(err)
 	status := StatusOf(code)
 	if status >= 500 && code == selah.EINTERNAL {
-		logger(c).Error("request failed", slog.String("error", err.Error()))
+		reqlog.From(c).Error("request failed", slog.String("error", err.Error()))
 	}
 	var ae *selah.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
@@ -141,5 +142,14 @@ func fromFiber(fe *fiber.Error) error {
 			return fe
 		}
 		return selah.Errorf(selah.EINVALID, "%s", fe.Message)
+	}
+}
+
+// setRetryAfter copies a refusal's Retry-After to the response of a page
+// that renders the refusal itself.
+func setRetryAfter(c *fiber.Ctx, err error) {
+	var ae *selah.Error
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // Limit headers. Every authenticated API response carries them, errors and
@@ -84,7 +85,7 @@ func principal(c *fiber.Ctx) (*Principal, error) {
 // limitsUnavailable logs why Redis or Postgres could not be asked and fails
 // the request: limits are never skipped.
 func limitsUnavailable(c *fiber.Ctx, err error) error {
-	logger(c).Error("limits unavailable", slog.String("error", err.Error()))
+	reqlog.From(c).Error("limits unavailable", slog.String("error", err.Error()))
 	return &selah.Error{Code: selah.EUNAVAILABLE, Message: "Limits cannot be checked right now. Try again shortly.", RetryAfter: 1}
 }
 
@@ -158,7 +159,7 @@ func (s *Server) admit(c *fiber.Ctx) error {
 		if err := s.limits.ReleaseSlot(rctx, a.Slot); err != nil {
 			// The lease frees the slot later; the account is briefly
 			// allowed one request fewer.
-			logger(c).Warn("release concurrency slot", slog.String("error", err.Error()))
+			reqlog.From(c).Warn("release concurrency slot", slog.String("error", err.Error()))
 		}
 	}()
 	return c.Next()
@@ -214,7 +215,7 @@ func (s *Server) releaseAsk(c *fiber.Ctx, r limits.Reservation) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), releaseTimeout)
 	defer cancel()
 	if err := s.limits.Release(ctx, r); err != nil {
-		logger(c).Warn("release ask reservation", slog.String("error", err.Error()))
+		reqlog.From(c).Warn("release ask reservation", slog.String("error", err.Error()))
 		return
 	}
 	if d, m, err := s.limits.Remaining(ctx, r.AccountID, r.Limits); err == nil {
@@ -240,7 +241,7 @@ func (s *Server) withAskQuota(c *fiber.Ctx, ask func() error) (err error) {
 	}
 	committed = true
 	if err := s.commitAsk(c, r); err != nil {
-		logger(c).Error("record ask usage", slog.String("error", err.Error()), slog.String("reservation", r.ID))
+		reqlog.From(c).Error("record ask usage", slog.String("error", err.Error()), slog.String("reservation", r.ID))
 	}
 	return nil
 }

@@ -13,12 +13,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
-const (
-	localRequestID = "requestId"
-	localLogger    = "logger"
-)
+const localRequestID = "requestId"
 
 // A client-supplied request id is kept only when it is short and plain, so
 // it can travel into logs and task ids without escaping.
@@ -38,7 +36,7 @@ func (s *Server) requestID(c *fiber.Ctx) error {
 		id = newRequestID()
 	}
 	c.Locals(localRequestID, id)
-	c.Locals(localLogger, s.log.With(slog.String("requestId", id)))
+	reqlog.Set(c, s.log.With(slog.String("requestId", id)))
 	c.Set(fiber.HeaderXRequestID, id)
 	return c.Next()
 }
@@ -51,19 +49,12 @@ func RequestID(c *fiber.Ctx) string {
 	return ""
 }
 
-func logger(c *fiber.Ctx) *slog.Logger {
-	if l, ok := c.Locals(localLogger).(*slog.Logger); ok {
-		return l
-	}
-	return slog.Default()
-}
-
 // recoverPanic turns a panic into a logged internal error; the stack goes to
 // the log, never into the response.
 func (s *Server) recoverPanic(c *fiber.Ctx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			logger(c).Error("panic", slog.String("panic", fmt.Sprint(r)), slog.String("stack", string(debug.Stack())))
+			reqlog.From(c).Error("panic", slog.String("panic", fmt.Sprint(r)), slog.String("stack", string(debug.Stack())))
 			err = selah.Errorf(selah.EINTERNAL, "An internal error occurred.")
 		}
 	}()
@@ -87,7 +78,7 @@ func (s *Server) accessLog(c *fiber.Ctx) error {
 		level = slog.LevelError
 	}
 	route := c.Route().Path
-	logger(c).LogAttrs(c.UserContext(), level, "request",
+	reqlog.From(c).LogAttrs(c.UserContext(), level, "request",
 		slog.String("method", c.Method()),
 		slog.String("route", route),
 		slog.Int("status", status),

@@ -1,14 +1,20 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	_ "embed"
 	"encoding/base64"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/selahdev/selah"
 )
 
 // Passwords are hashed with argon2id (RFC 9106) and stored as PHC strings,
@@ -119,3 +125,40 @@ func weakPassword(pw, email string) string {
 	}
 	return ""
 }
+
+// passwordSlots bounds concurrent argon2id work: each hash holds 64 MiB
+// while it runs, so a burst of sign-ins must queue rather than exhaust
+// memory.
+var passwordSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+// passwordSlotWait is shorter than it was (10 s): the per-address bucket
+// keeps floods out, so a request that still finds every slot busy is
+// better told soon. A variable only so that the test binary, whose
+// parallel tests all hash passwords through these few slots under the race
+// detector, can wait longer.
+var passwordSlotWait = 5 * time.Second
+
+func withPasswordSlot(ctx context.Context, f func() error) error {
+	t := time.NewTimer(passwordSlotWait)
+	defer t.Stop()
+	select {
+	case passwordSlots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return &selah.Error{Code: selah.EUNAVAILABLE, Message: "The site is busy. Try again in a moment.", RetryAfter: 5}
+	}
+	defer func() { <-passwordSlots }()
+	return f()
+}
+
+// dummyHash is checked against when there is no real hash to check. It is
+// made on first use, not at start, so commands that never serve sign-ins
+// do not pay for it.
+var dummyHash = sync.OnceValue(func() string {
+	h, err := HashPassword("not a password anyone has")
+	if err != nil {
+		panic(err)
+	}
+	return h
+})

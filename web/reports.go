@@ -15,6 +15,7 @@ import (
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
+	"github.com/selahdev/selah/web/reqlog"
 )
 
 // "Report this answer": a visitor reports a public answer or a chat reply
@@ -47,7 +48,7 @@ func reportURL(kind, id string) string {
 func (s *Server) reportRoutes() {
 	s.app.Get("/report", s.page(s.reportForm)...)
 	s.app.Post("/report", s.form(s.sendReport)...)
-	s.app.Get("/admin/reports", pageHeaders, s.requireAdmin, s.adminReports)
+	s.app.Get("/admin/reports", pageHeaders, s.sessions.RequireAdmin, s.adminReports)
 }
 
 type reportPage struct {
@@ -142,7 +143,7 @@ func (s *Server) sendReport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	logger(c).Info("report received", slog.Int64("reportId", saved.ID), slog.String("kind", saved.Kind))
+	reqlog.From(c).Info("report received", slog.Int64("reportId", saved.ID), slog.String("kind", saved.Kind))
 	p.Done = true
 	return s.renderPage(c, fiber.StatusCreated, "report", p)
 }

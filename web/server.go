@@ -18,6 +18,7 @@ import (
 	"github.com/selahdev/selah/jobs"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/web/limits"
+	"github.com/selahdev/selah/web/session"
 )
 
 // Deps are the services the server talks to.
@@ -56,10 +57,11 @@ type Server struct {
 	// sending traffic while in-flight requests finish.
 	draining  atomic.Bool
 	gatherers []prometheus.Gatherer
-	dashboard queueDashboard // asynqmon, see admin.go
-	verifier  verifier       // quote index of POST /verify, see verify.go
-	throttle  throttleState  // sign-in and sign-up throttles' Redis health, see session.go
-	mailer    Mailer         // sign-up e-mail, see signup.go
+	dashboard queueDashboard   // asynqmon, see admin.go
+	verifier  verifier         // quote index of POST /verify, see verify.go
+	sessions  *session.Manager // website sign-in state and CSRF, see web/session
+	throttle  throttleState    // sign-in and sign-up throttles' Redis health, see throttle.go
+	mailer    Mailer           // sign-up e-mail, see signup.go
 }
 
 // New builds the server and its routes. The configuration gets its
@@ -85,6 +87,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		s.metrics.registry.MustRegister(deps.Queue.Collector())
 	}
 	s.now, s.keys, s.touches = deps.Now, newKeyCache(keyCacheTTL, keyCacheMax), newKeyToucher(deps.Store, deps.Logger)
+	s.sessions = session.New(deps.Store, session.Config{PublicURL: cfg.PublicURL, Now: deps.Now})
 	var usage limits.UsageStore
 	if deps.Store != nil {
 		usage = deps.Store

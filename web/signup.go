@@ -7,12 +7,15 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/reqlog"
+	"github.com/selahdev/selah/web/session"
 )
 
 // E-mail verification of sign-ups (issue 14). The sign-up page answers
@@ -76,7 +79,7 @@ unless the link is followed.
 	if err := s.mailer.Send(c.UserContext(), m); err != nil {
 		// The address is not logged (no e-mail addresses in logs); the
 		// account id says which sign-up it was.
-		logger(c).Error("send sign-up e-mail", slog.Int64("accountId", su.Account.ID), slog.String("error", err.Error()))
+		reqlog.From(c).Error("send sign-up e-mail", slog.Int64("accountId", su.Account.ID), slog.String("error", err.Error()))
 		return errMailUnavailable
 	}
 	return nil
@@ -120,13 +123,83 @@ func (s *Server) verify(c *fiber.Ctx) error {
 	}
 	acct, err := s.store.VerifyEmail(c.UserContext(), token, s.now())
 	if errors.Is(err, selah.ErrNotFound) {
-		logger(c).Info("verification link refused")
+		reqlog.From(c).Info("verification link refused")
 		return s.renderPage(c, fiber.StatusBadRequest, "verify", verifyPage{Error: errVerifyLink})
 	}
 	if err != nil {
 		return fmt.Errorf("web: verify e-mail: %w", err)
 	}
-	logger(c).Info("e-mail verified", slog.Int64("accountId", acct.ID))
+	reqlog.From(c).Info("e-mail verified", slog.Int64("accountId", acct.ID))
 	return s.renderPage(c, fiber.StatusOK, "signin", authForm{Email: acct.Email,
 		Notice: "Your e-mail address is confirmed. Sign in with the password you chose."})
+}
+
+func (s *Server) signUpForm(c *fiber.Ctx) error {
+	next := session.LocalPath(c.Query("next"))
+	if sess, err := s.sessions.Of(c); err != nil || sess != nil {
+		return s.alreadySignedIn(c, err, next)
+	}
+	return s.renderPage(c, fiber.StatusOK, "signup", authForm{Next: next})
+}
+
+func (s *Server) signUp(c *fiber.Ctx) error {
+	form := authForm{Email: strings.TrimSpace(c.FormValue("email")), Next: session.LocalPath(c.FormValue("next"))}
+	pw, confirm := c.FormValue("password"), c.FormValue("confirm")
+	fail := func(status int, msg string) error {
+		form.Error = msg
+		return s.renderPage(c, status, "signup", form)
+	}
+	switch n := utf8.RuneCountInString(pw); {
+	case form.Email == "":
+		return fail(fiber.StatusBadRequest, "Enter your email address.")
+	case n < minPasswordLen:
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("Choose a password of at least %d characters.", minPasswordLen))
+	case n > maxPasswordLen:
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("Choose a password of at most %d characters.", maxPasswordLen))
+	case pw != confirm:
+		return fail(fiber.StatusBadRequest, "The two passwords do not match.")
+	}
+	if msg := weakPassword(pw, form.Email); msg != "" {
+		return fail(fiber.StatusBadRequest, msg)
+	}
+	ip := c.IP()
+	for _, th := range []func(context.Context) (bool, time.Duration, error){
+		func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, throttleName("signup-ip", ip), signUpPerClient)
+		},
+		func(ctx context.Context) (bool, time.Duration, error) {
+			return s.limits.Attempt(ctx, "signup-global", signUpGlobal)
+		},
+	} {
+		if err := s.throttled(c, th, "Too many accounts were created recently. Try again later."); err != nil {
+			if selah.ErrorCode(err) == selah.ERATELIMITED {
+				setRetryAfter(c, err)
+				return fail(fiber.StatusTooManyRequests, selah.ErrorMessage(err))
+			}
+			return err
+		}
+	}
+	var hash string
+	err := withPasswordSlot(c.UserContext(), func() (err error) {
+		hash, err = HashPassword(pw)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// From here on every address is answered alike, taken or not (issue
+	// 14): the same hash above, one e-mail, the same page.
+	su, err := s.store.SignUp(c.UserContext(), form.Email, hash, s.now(), verifyLinkTTL)
+	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
+		return fail(StatusOf(code), selah.ErrorMessage(err))
+	}
+	if err != nil {
+		return fmt.Errorf("web: sign up: %w", err)
+	}
+	reqlog.From(c).Info("sign-up", slog.Int64("accountId", su.Account.ID), slog.Bool("created", su.Outcome == store.SignUpCreated))
+	if err := s.sendSignUpMail(c, su); err != nil {
+		setRetryAfter(c, err)
+		return fail(StatusOf(selah.ErrorCode(err)), selah.ErrorMessage(err))
+	}
+	return s.renderPage(c, fiber.StatusOK, "signup_sent", signUpSent{Email: su.Account.Email, Next: form.Next})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/selahdev/selah/email"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/web/session"
 )
 
 // TestSiteSignUpSameAnswer (issue 14, defect 6): signing up with an address
@@ -50,7 +51,7 @@ func TestSiteSignUpSameAnswer(t *testing.T) {
 		if p.status != http.StatusOK || !strings.Contains(p.body, "Check your e-mail") {
 			t.Fatalf("%s: %d:\n%s", tc.name, p.status, p.body)
 		}
-		if p.cookie(sessionCookie) != nil {
+		if p.cookie(session.Cookie) != nil {
 			t.Fatalf("%s: sign-up set a session cookie", tc.name)
 		}
 	}
@@ -98,7 +99,7 @@ func TestSiteVerifyLink(t *testing.T) {
 	t.Run("unverified cannot sign in", func(t *testing.T) {
 		p := env.browser(t).signIn(addr, sitePassword)
 		wantStatus(t, p, http.StatusForbidden)
-		if !strings.Contains(p.body, "Confirm your e-mail address first") || p.cookie(sessionCookie) != nil {
+		if !strings.Contains(p.body, "Confirm your e-mail address first") || p.cookie(session.Cookie) != nil {
 			t.Fatalf("unverified sign-in:\n%s", p.body)
 		}
 		p = env.browser(t).signIn(addr, "wrong password")
@@ -121,7 +122,7 @@ func TestSiteVerifyLink(t *testing.T) {
 	if !strings.Contains(p.body, "Your e-mail address is confirmed") || !strings.Contains(p.body, `action="/signin"`) {
 		t.Fatalf("after verifying:\n%s", p.body)
 	}
-	if p.cookie(sessionCookie) != nil {
+	if p.cookie(session.Cookie) != nil {
 		t.Fatal("following the link signed in: the link alone is not the password")
 	}
 	wantRedirect(t, env.browser(t).signIn(addr, sitePassword), "/settings/api")

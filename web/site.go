@@ -6,20 +6,15 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
-	"log/slog"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/selahdev/selah"
-	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/store"
 )
 
@@ -34,9 +29,6 @@ var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
-
-// maxKeyLifetimeDays bounds the optional expiry of a new key.
-const maxKeyLifetimeDays = 3650
 
 // copyScript makes the copy button of a new key work. It is inline, and
 // allowed by its hash in the Content-Security-Policy, so the page needs no
@@ -151,17 +143,17 @@ func (s *Server) renderPage(c *fiber.Ctx, status int, name string, data any) err
 	if !ok {
 		return fmt.Errorf("web: no page template %q", name)
 	}
-	sess, err := s.sessionOf(c)
+	sess, err := s.sessions.Of(c)
 	if err != nil {
 		return err
 	}
-	csrf, err := s.csrfToken(c)
+	csrf, err := s.sessions.CSRFToken(c)
 	if err != nil {
 		return err
 	}
 	pd := pageData{CSRF: csrf, Path: c.Path(), Page: data}
 	if sess != nil {
-		pd.Account = &sess.account
+		pd.Account = &sess.Account
 	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", pd); err != nil {
@@ -204,13 +196,32 @@ func (s *Server) siteRoutes() {
 // Handler chains of the site, by what a route needs.
 func (s *Server) page(h fiber.Handler) []fiber.Handler { return []fiber.Handler{pageHeaders, h} }
 func (s *Server) form(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{pageHeaders, checkFormText, s.checkCSRF, h}
+	return []fiber.Handler{pageHeaders, checkFormText, s.sessions.CheckCSRF, h}
 }
 func (s *Server) signedIn(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{pageHeaders, s.requireSignIn, h}
+	return []fiber.Handler{pageHeaders, s.sessions.RequireSignIn, h}
 }
 func (s *Server) signedInForm(h fiber.Handler) []fiber.Handler {
-	return []fiber.Handler{pageHeaders, checkFormText, s.requireSignIn, s.checkCSRF, h}
+	return []fiber.Handler{pageHeaders, checkFormText, s.sessions.RequireSignIn, s.sessions.CheckCSRF, h}
+}
+
+// checkFormText refuses a form holding U+0000 or another control
+// character (tab, carriage return and newline, which text areas send,
+// aside) in any field, naming the field: Postgres refuses NUL in text, and
+// the others have no place in an e-mail address, a password or a question.
+func checkFormText(c *fiber.Ctx) error {
+	var err error
+	c.Request().PostArgs().VisitAll(func(k, v []byte) {
+		if err == nil {
+			if err = checkControl("", string(k), ""); err == nil {
+				err = checkControl(string(k), string(v), "\t\r\n")
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return c.Next()
 }
 
 // pageHeaders sets what every site page needs. no-store because pages
@@ -255,190 +266,4 @@ func (s *Server) home(c *fiber.Ctx) error {
 		base = c.BaseURL()
 	}
 	return s.renderPage(c, fiber.StatusOK, "home", homePage{BaseURL: base})
-}
-
-// parseDays reads the optional expiry field of the key form.
-func parseDays(v string) (int, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxKeyLifetimeDays {
-		return 0, selah.Errorf(selah.EINVALID,
-			"The expiry must be a whole number of days from 1 to %d, or empty for a key that does not expire.", maxKeyLifetimeDays)
-	}
-	return n, nil
-}
-
-// keyView is a key as the keys page shows it.
-type keyView struct {
-	ID, Name, Prefix, Mode, State string
-	ReplacedBy                    string
-	CreatedAt                     time.Time
-	LastUsedAt, ExpiresAt         *time.Time
-	CanRevoke, CanRotate          bool
-}
-
-func (s *Server) keyView(k store.APIKey) keyView {
-	mode := "live"
-	if k.Test {
-		mode = "test"
-	}
-	return keyView{
-		ID: k.ID, Name: k.Name, Prefix: k.Prefix, Mode: mode, State: k.State(s.now()),
-		ReplacedBy: k.ReplacedBy, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt,
-		CanRevoke: k.Status != store.KeyRevoked,
-		// Store.RotateKey refuses the others (ECONFLICT); a revoked key is
-		// replaced by creating a key.
-		CanRotate: k.Status == store.KeyActive && k.ReplacedBy == "",
-	}
-}
-
-// keyForm is the create form as submitted, to show again after an error.
-type keyForm struct {
-	Name          string
-	Test          bool
-	ExpiresInDays string
-}
-
-type keysPage struct {
-	Keys    []keyView
-	Form    keyForm
-	Error   string
-	Notice  string
-	Plan    string
-	MaxKeys int
-	Usage   *api.UsageResponse // the limits and what is left, as GET /api/v1/usage gives them
-}
-
-func (s *Server) keysPage(c *fiber.Ctx) error {
-	return s.renderKeys(c, fiber.StatusOK, keyForm{}, "", c.Query("revoked"))
-}
-
-// renderKeys shows the keys page. revokedID, from the redirect after a
-// revocation, adds a confirmation, but only for a revoked key of this
-// account: the query string is not trusted to put words on the page.
-func (s *Server) renderKeys(c *fiber.Ctx, status int, form keyForm, errMsg, revokedID string) error {
-	acct := mustSession(c).account
-	keys, err := s.store.ListKeys(c.UserContext(), acct.ID)
-	if err != nil {
-		return fmt.Errorf("web: keys page: %w", err)
-	}
-	page := keysPage{Form: form, Error: errMsg, Plan: acct.Plan.Name, MaxKeys: acct.Plan.MaxActiveKeys}
-	if u, err := s.usageOf(c, acct.ID, acct.Plan); err == nil {
-		page.Usage = &u
-	} else {
-		logger(c).Warn("usage for the keys page", slog.String("error", err.Error()))
-	}
-	for _, k := range keys {
-		page.Keys = append(page.Keys, s.keyView(k))
-		if revokedID != "" && k.ID == revokedID && k.Status == store.KeyRevoked {
-			page.Notice = fmt.Sprintf("The key “%s” (%s) is revoked. Requests with it are refused within a second.",
-				orDefault(k.Name, "(unnamed)"), k.Prefix)
-		}
-	}
-	return s.renderPage(c, status, "settings_api", page)
-}
-
-// newKeyPage shows a key that was just made, the only time it is shown.
-type newKeyPage struct {
-	Secret    string
-	Key       keyView
-	OldPrefix string // set after a rotation
-}
-
-func (s *Server) createKey(c *fiber.Ctx) error {
-	acct := mustSession(c).account
-	form := keyForm{
-		Name:          strings.TrimSpace(c.FormValue("name")),
-		Test:          c.FormValue("mode") == "test",
-		ExpiresInDays: strings.TrimSpace(c.FormValue("expires_in_days")),
-	}
-	if m := c.FormValue("mode"); m != "live" && m != "test" {
-		return s.renderKeys(c, fiber.StatusBadRequest, form, "Choose live or test mode.", "")
-	}
-	days, err := parseDays(form.ExpiresInDays)
-	if err != nil {
-		return s.renderKeys(c, StatusOf(selah.ErrorCode(err)), form, selah.ErrorMessage(err), "")
-	}
-	var expires *time.Time
-	if days > 0 {
-		t := s.now().Add(time.Duration(days) * 24 * time.Hour)
-		expires = &t
-	}
-	secret, k, err := s.store.CreateKey(c.UserContext(), acct.ID, form.Name, form.Test, expires)
-	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
-		return s.renderKeys(c, StatusOf(code), form, selah.ErrorMessage(err), "")
-	}
-	if err != nil {
-		return fmt.Errorf("web: create key: %w", err)
-	}
-	logger(c).Info("api key created", slog.String("keyId", k.ID))
-	return s.showKeyOnce(c, newKeyPage{Secret: secret, Key: s.keyView(k)})
-}
-
-var errNoSuchKey = selah.Errorf(selah.ENOTFOUND, "There is no such API key.")
-
-// ownKey returns the key named in the path if it belongs to the signed-in
-// account. Another account's key is "no such key", exactly like a key
-// that does not exist, so ids cannot be probed.
-func (s *Server) ownKey(c *fiber.Ctx) (store.APIKey, error) {
-	k, err := s.store.KeyByID(c.UserContext(), c.Params("id"))
-	if errors.Is(err, selah.ErrNotFound) || (err == nil && k.AccountID != mustSession(c).account.ID) {
-		return store.APIKey{}, errNoSuchKey
-	}
-	if err != nil {
-		return store.APIKey{}, fmt.Errorf("web: load key: %w", err)
-	}
-	return k, nil
-}
-
-type confirmPage struct {
-	Action string // "revoke" or "rotate"
-	Key    keyView
-}
-
-// confirmKey asks before revoking or rotating: both cut off whatever uses
-// the key, so a stray click must not do it. It is a page with a form, not a
-// script dialog, so that it works without JavaScript.
-func (s *Server) confirmKey(action string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		k, err := s.ownKey(c)
-		if err != nil {
-			return err
-		}
-		return s.renderPage(c, fiber.StatusOK, "key_confirm", confirmPage{Action: action, Key: s.keyView(k)})
-	}
-}
-
-func (s *Server) revokeKey(c *fiber.Ctx) error {
-	k, err := s.ownKey(c)
-	if err != nil {
-		return err
-	}
-	if err := s.store.RevokeKey(c.UserContext(), k.ID); err != nil {
-		return fmt.Errorf("web: revoke key: %w", err)
-	}
-	logger(c).Info("api key revoked", slog.String("keyId", k.ID))
-	return c.Redirect("/settings/api?revoked="+k.ID, fiber.StatusSeeOther)
-}
-
-// rotateKey replaces the key with a new one and revokes it at once, with no
-// grace period: someone rotating from the website is usually replacing a
-// key that leaked. The CLI offers a grace period for planned rotations.
-func (s *Server) rotateKey(c *fiber.Ctx) error {
-	k, err := s.ownKey(c)
-	if err != nil {
-		return err
-	}
-	secret, nk, err := s.store.RotateKey(c.UserContext(), k.ID, 0)
-	if code := selah.ErrorCode(err); code != "" && code != selah.EINTERNAL {
-		return s.renderKeys(c, StatusOf(code), keyForm{}, selah.ErrorMessage(err), "")
-	}
-	if err != nil {
-		return fmt.Errorf("web: rotate key: %w", err)
-	}
-	logger(c).Info("api key rotated", slog.String("keyId", k.ID), slog.String("newKeyId", nk.ID))
-	return s.showKeyOnce(c, newKeyPage{Secret: secret, Key: s.keyView(nk), OldPrefix: k.Prefix})
 }
