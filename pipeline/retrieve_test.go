@@ -17,20 +17,12 @@ import (
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/pipeline/pipelinetest"
 	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 )
 
 var john316 = corpus.NewVerseID(43, 3, 16)
-
-// shared is one retriever for the whole test binary: its index is built
-// from the ingested corpus, the same in every test database (each is a
-// clone of one template), and it holds no connection.
-var shared struct {
-	once sync.Once
-	r    *pipeline.Retriever
-	err  error
-}
 
 type bundle struct {
 	ctx context.Context
@@ -45,16 +37,10 @@ func setup(t testing.TB) bundle {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.NewCorpusStore(t)
-	shared.once.Do(func() {
-		// The sources production wires: lexical, SIF, the Nave's router,
-		// WordNet expansion. The calibration is fitted on them.
-		shared.r, shared.err = pipeline.LoadRetriever(ctx, st, pipeline.RetrievalConfig{})
-	})
-	if shared.err != nil {
-		t.Fatal(shared.err)
-	}
-	r := *shared.r
-	return bundle{ctx: ctx, st: st, r: &r}
+	// The sources production wires: lexical, SIF, the Nave's router,
+	// WordNet expansion. The calibration is fitted on them.
+	r := pipelinetest.Retriever(t, st)
+	return bundle{ctx: ctx, st: st, r: r}
 }
 
 // lexicalOnly strips b's retriever to the lexical index (with WordNet
