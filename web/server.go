@@ -1,6 +1,10 @@
 // Package web is selah's HTTP edge: the Fiber app with its middleware
 // (request ids, auth, limits), the API handlers that read Postgres directly
-// or go through the job queue, and the server-rendered website.
+// or go through the job queue, and the server-rendered website. Its parts
+// that stand alone live below it: web/session (website sign-in state and
+// CSRF), web/docs (the API reference rendered from openapi.yaml),
+// web/limits (rate, concurrency and quota), web/reqlog (the request's
+// logger) and web/client (the Go client of the API).
 package web
 
 import (
