@@ -6,6 +6,7 @@ import (
 )
 
 func TestTerms(t *testing.T) {
+	t.Parallel()
 	an := analyzer{modern: map[string]string{"loveth": "love", "believeth": "believe"}}
 	tests := []struct {
 		name, text string
@@ -31,6 +32,7 @@ func TestTerms(t *testing.T) {
 }
 
 func TestDeriveArchaic(t *testing.T) {
+	t.Parallel()
 	kjv := map[string]int{"loveth": 3, "setteth": 1, "crieth": 2, "hateth": 4, "knowest": 2, "lovedst": 1,
 		"priest": 9, "seth": 1, "beast": 5, "saith": 7, "sitteth": 2, "believeth": 3, "faith": 4}
 	modern := map[string]int{"love": 50, "set": 20, "cry": 10, "hate": 30, "hat": 1, "know": 99, "loved": 9,

@@ -15,22 +15,6 @@ import (
 	"github.com/selahdev/selah/store"
 )
 
-// newAnswerer returns an answerer with generator g (nil: extractive) over a
-// fresh corpus database with the local index, and the store under it.
-func newAnswerer(t testing.TB, g pipeline.Generator) (*pipeline.Answerer, *store.Store) {
-	t.Helper()
-	st, r := answerRetriever(t)
-	return pipeline.NewAnswerer(st, r, g), st
-}
-
-// answerRetriever returns a fresh corpus database with the local index and
-// a retriever over it, for tests that build several answerers.
-func answerRetriever(t testing.TB) (*store.Store, *pipeline.Retriever) {
-	t.Helper()
-	b := setup(t)
-	return b.st, b.r
-}
-
 // candidateNumber is a candidate's number left in prose ("[2]").
 var candidateNumber = regexp.MustCompile(`\[\s*\d`)
 
@@ -80,7 +64,9 @@ func checkGrounded(t *testing.T, st *store.Store, ans pipeline.Answer, maxRefs i
 }
 
 func TestAnswerExtractive(t *testing.T) {
-	a, st := newAnswerer(t, nil)
+	t.Parallel()
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	ctx := context.Background()
 	ans, err := a.Answer(ctx, "How can I stop worrying?", 3, pipeline.AnswerOptions{})
 	if err != nil {
@@ -104,7 +90,9 @@ func TestAnswerExtractive(t *testing.T) {
 }
 
 func TestAnswerNoPassage(t *testing.T) {
-	a, st := newAnswerer(t, nil)
+	t.Parallel()
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	for _, q := range []string{
 		"asdfgh qwerty",
 		"what is the capital of France",
@@ -130,7 +118,9 @@ func TestAnswerNoPassage(t *testing.T) {
 }
 
 func TestAnswerMaxRefs(t *testing.T) {
-	a, st := newAnswerer(t, nil)
+	t.Parallel()
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	ctx := context.Background()
 	const q = "What does the Bible say about forgiving others?"
 	for n := 1; n <= selah.MaxMaxReferences; n++ {
@@ -173,6 +163,7 @@ func (f stubGenerator) Generate(_ context.Context, q pipeline.Question) (pipelin
 }
 
 func TestAnswerMergesAdjacentVerses(t *testing.T) {
+	t.Parallel()
 	mat5 := func(v int) corpus.VerseID { return corpus.NewVerseID(40, 5, v) }
 	var retrieved []pipeline.Candidate
 	cite := stubGenerator(func(q pipeline.Question) (pipeline.Draft, error) {
@@ -185,7 +176,8 @@ func TestAnswerMergesAdjacentVerses(t *testing.T) {
 		}
 		return d, nil
 	})
-	a, st := newAnswerer(t, cite)
+	b := setup(t)
+	a, st := b.answerer(cite), b.st
 	ans, err := a.Answer(context.Background(), "Blessed are the poor in spirit, they that mourn, and the meek", 2, pipeline.AnswerOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +201,8 @@ func TestAnswerMergesAdjacentVerses(t *testing.T) {
 }
 
 func TestEvidence(t *testing.T) {
-	_, r := answerRetriever(t)
+	t.Parallel()
+	r := setup(t).r
 	tests := []struct {
 		question string
 		verse    corpus.VerseID

@@ -126,11 +126,12 @@ func firstWords(text string, n int) string {
 const worryQuestion = "How can I stop worrying?"
 
 func TestChatAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		fake     fakeSpec
 		retries  int
-		timeout  time.Duration // 0: 200ms
+		timeout  time.Duration // 0: 30s
 		fallback bool
 		reason   string // part of FallbackReason
 		check    func(t *testing.T, ans pipeline.Answer, vs []offered)
@@ -175,19 +176,21 @@ func TestChatAnswers(t *testing.T) {
 		{name: "JSON in a code fence", fake: fakeSpec{model: func(vs []offered) string {
 			return "```json\n" + draftJSON("God cares for you.", "Give God your cares.", 1) + "\n```"
 		}}},
-		{name: "timeout", fake: fakeSpec{hang: true}, fallback: true},
+		{name: "timeout", fake: fakeSpec{hang: true}, timeout: 200 * time.Millisecond, fallback: true},
 		// The SDK waits out its backoff (about 0.5s) within the attempt's
-		// timeout, so this one needs a longer timeout to retry at all.
-		{name: "server error after retries", fake: fakeSpec{status: http.StatusInternalServerError}, retries: 1, timeout: time.Second, fallback: true, reason: "500"},
+		// timeout, so this one needs a timeout well over that to retry at
+		// all, also on a loaded machine.
+		{name: "server error after retries", fake: fakeSpec{status: http.StatusInternalServerError}, retries: 1, fallback: true, reason: "500"},
 	}
-	st, r := answerRetriever(t)
+	b := setup(t)
+	st, r := b.st, b.r
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeChat{t: t, model: tt.fake.model, status: tt.fake.status, hang: tt.fake.hang}
 			srv := httptest.NewServer(fake)
 			defer srv.Close()
 			chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "test-model",
-				Timeout: cmp.Or(tt.timeout, 200*time.Millisecond), MaxRetries: cmp.Or(tt.retries, -1)})
+				Timeout: cmp.Or(tt.timeout, 30*time.Second), MaxRetries: cmp.Or(tt.retries, -1)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,6 +254,7 @@ func checkChatRequest(t *testing.T, req chatRequest) {
 }
 
 func TestForcedExtractiveSkipsTheModel(t *testing.T) {
+	t.Parallel()
 	fake := &fakeChat{t: t, model: func([]offered) string { return draftJSON("x", "y", 1) }}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
@@ -258,7 +262,8 @@ func TestForcedExtractiveSkipsTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, st := newAnswerer(t, chat)
+	b := setup(t)
+	a, st := b.answerer(chat), b.st
 	if a.GeneratorName() != "openai" {
 		t.Errorf("generator %q", a.GeneratorName())
 	}
@@ -273,6 +278,7 @@ func TestForcedExtractiveSkipsTheModel(t *testing.T) {
 }
 
 func TestChatConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	c, err := pipeline.ChatConfigFromEnv(env(map[string]string{
 		"SELAH_GENERATOR": " OpenAI ", "OPENAI_BASE_URL": "http://localhost:11434/v1", "OPENAI_API_KEY": "k",

@@ -80,7 +80,8 @@ func checkSentences(t *testing.T, ans pipeline.Answer) {
 
 func TestComposerNavesFacts(t *testing.T) {
 	t.Parallel()
-	a, st := newAnswerer(t, nil)
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	a.Router = naves(t)
 	for _, tt := range []struct {
 		q     string
@@ -119,7 +120,8 @@ func TestComposerNavesFacts(t *testing.T) {
 
 func TestComposerReferences(t *testing.T) {
 	t.Parallel()
-	a, st := newAnswerer(t, nil)
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	ctx := context.Background()
 	// maxReferences is filled when that many are relevant (it stopped at 3).
 	// (The calibrated confidence, relevance.go, finds "forgiving someone
@@ -151,7 +153,8 @@ func TestComposerReferences(t *testing.T) {
 
 func TestAnswerDeclines(t *testing.T) {
 	t.Parallel()
-	a, st := newAnswerer(t, nil)
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	a.Router = naves(t)
 	for _, tt := range []struct {
 		q       string
@@ -183,9 +186,9 @@ func TestAnswerDeclines(t *testing.T) {
 		})
 	}
 	// Without the router, the names still reach their verses by search.
-	b, _ := newAnswerer(t, nil)
+	plain := b.answerer(nil)
 	for _, q := range []string{"Who was Melchizedek?", "What happened at Pentecost?"} {
-		if ans, err := b.Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil || ans.NoPassage {
+		if ans, err := plain.Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil || ans.NoPassage {
 			t.Errorf("%s without a router: %+v, %v", q, ans, err)
 		}
 	}
@@ -232,7 +235,8 @@ func TestChatGetsNavesFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, st := newAnswerer(t, chat)
+	b := setup(t)
+	a, st := b.answerer(chat), b.st
 	a.Router = naves(t)
 	ans, err := a.Answer(t.Context(), "Who was Melchizedek?", 3, pipeline.AnswerOptions{})
 	if err != nil {
@@ -264,7 +268,8 @@ func TestChatGetsNavesFacts(t *testing.T) {
 // letters.
 func TestAnswerJesusWords(t *testing.T) {
 	t.Parallel()
-	a, st := newAnswerer(t, nil)
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	marked, err := st.VersesByID(t.Context(), []corpus.VerseID{corpus.NewVerseID(40, 6, 34), corpus.NewVerseID(1, 1, 1)})
 	if err != nil {
 		t.Fatal(err)

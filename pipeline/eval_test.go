@@ -9,6 +9,7 @@ import (
 )
 
 func TestDefaultEvalCases(t *testing.T) {
+	t.Parallel()
 	cases, err := pipeline.DefaultEvalCases()
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestDefaultEvalCases(t *testing.T) {
 }
 
 func TestReadEvalCases(t *testing.T) {
+	t.Parallel()
 	in := `{"query": "a", "kind": "quote", "hits": ["John 3:16", "Matthew 5:3-5"]}
 
 {"query": "b", "kind": "topical", "hits": ["Jude 1:3"]}

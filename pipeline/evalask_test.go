@@ -10,6 +10,7 @@ import (
 )
 
 func TestDefaultAskCases(t *testing.T) {
+	t.Parallel()
 	cases, err := pipeline.DefaultAskCases()
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestDefaultAskCases(t *testing.T) {
 }
 
 func TestReadAskCases(t *testing.T) {
+	t.Parallel()
 	in := `{"question": "a?", "expect": ["John 3:16", "Matthew 5:3-5"]}
 
 # a comment
@@ -76,7 +78,8 @@ const (
 // offline: every reference of every answer is grounded, and the answers
 // cite an expected verse often enough.
 func TestEvaluateAskExtractive(t *testing.T) {
-	a, _ := newAnswerer(t, nil)
+	t.Parallel()
+	a := setup(t).answerer(nil)
 	cases, err := pipeline.DefaultAskCases()
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,8 @@ func TestFollowUpQuery(t *testing.T) {
 // Ruth to wife, and is not the first answer again.
 func TestAnswerFollowUp(t *testing.T) {
 	t.Parallel()
-	a, st := newAnswerer(t, nil)
+	b := setup(t)
+	a, st := b.answerer(nil), b.st
 	ctx := context.Background()
 	first, err := a.Answer(ctx, "Who was Ruth?", 5, pipeline.AnswerOptions{})
 	if err != nil {

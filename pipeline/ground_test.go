@@ -43,6 +43,7 @@ func refStrings(groups [][]corpus.VerseID) []string {
 }
 
 func TestGround(t *testing.T) {
+	t.Parallel()
 	const sum = "God loves the world."
 	tests := []struct {
 		name    string
@@ -122,6 +123,7 @@ func TestGround(t *testing.T) {
 }
 
 func TestExtractiveDeterministic(t *testing.T) {
+	t.Parallel()
 	q := pipeline.Question{Text: "Who cares for me?", Candidates: groundCands(), MaxRefs: 3}
 	for i := range q.Candidates {
 		q.Candidates[i].Evidence = 0.5
@@ -151,6 +153,7 @@ func TestExtractiveDeterministic(t *testing.T) {
 }
 
 func TestExtractiveShape(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("and the people went up unto the mountain of the LORD, ", 8) + "and they rested."
 	cands := groundCands()
 	cands = append(cands, pipeline.Candidate{N: 6, Evidence: 1, Verse: corpus.Verse{ID: corpus.NewVerseID(17, 8, 9), Text: long}})
@@ -215,6 +218,7 @@ func TestExtractiveShape(t *testing.T) {
 }
 
 func TestExtractivePsalmContext(t *testing.T) {
+	t.Parallel()
 	cands := groundCands()[4:]
 	cands[0].N, cands[0].Evidence = 1, 1
 	d, err := pipeline.Extractive{}.Generate(t.Context(), pipeline.Question{Text: "q", Candidates: cands, MaxRefs: 3})

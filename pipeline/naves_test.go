@@ -11,30 +11,12 @@ import (
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/sword"
 	"github.com/selahdev/selah/pipeline"
-	"github.com/selahdev/selah/store"
 	"github.com/selahdev/selah/store/storetest"
 )
 
-// routerBundle is what the router tests share: a store holding the real
-// corpus and the router loaded from it, as the worker loads it.
-type routerBundle struct {
-	st *store.Store
-	r  *pipeline.NaveRouter
-}
-
-func setupRouter(t *testing.T) routerBundle {
-	t.Helper()
-	st := storetest.NewCorpusStore(t)
-	r, err := pipeline.LoadNaveRouter(context.Background(), st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return routerBundle{st: st, r: r}
-}
-
 func TestNaveRouter(t *testing.T) {
 	t.Parallel()
-	b := setupRouter(t)
+	router := setup(t).router(t)
 	cases := []struct {
 		query string
 		limit int
@@ -63,7 +45,7 @@ func TestNaveRouter(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
-			got, err := b.r.Route(context.Background(), c.query, c.limit)
+			got, err := router.Route(context.Background(), c.query, c.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,9 +87,9 @@ func TestNaveRouter(t *testing.T) {
 // nothing a topic accounts for.
 func TestNaveRouterNoTopic(t *testing.T) {
 	t.Parallel()
-	b := setupRouter(t)
+	router := setup(t).router(t)
 	for _, q := range []string{"I can do all things", "asdf qwerty", "recommend a good laptop", "", "   ?!"} {
-		got, err := b.r.Route(context.Background(), q, 10)
+		got, err := router.Route(context.Background(), q, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +97,7 @@ func TestNaveRouterNoTopic(t *testing.T) {
 			t.Errorf("%q routed to %v", q, describe(got))
 		}
 	}
-	if got, _ := b.r.Route(context.Background(), "Who was Ruth?", 0); len(got) != 0 {
+	if got, _ := router.Route(context.Background(), "Who was Ruth?", 0); len(got) != 0 {
 		t.Errorf("limit 0 gave %d routes", len(got))
 	}
 }
@@ -133,9 +115,9 @@ func describe(rs []pipeline.Routed) string {
 // Nave's lists for them.
 func TestAskNamesTopic(t *testing.T) {
 	t.Parallel()
-	b := setupRouter(t)
-	a := pipeline.NewAnswerer(b.st, setup(t).r, nil)
-	a.Router = b.r
+	b := setup(t)
+	a := b.answerer(nil)
+	a.Router = b.router(t)
 	cases := []struct {
 		question string
 		cite     []string // one of these chapters cited

@@ -66,6 +66,7 @@ func newOpenAI(t *testing.T, url string, cfg pipeline.EmbedderConfig) *pipeline.
 }
 
 func TestOpenAIEmbeds(t *testing.T) {
+	t.Parallel()
 	var seen embedRequest
 	srv := httptest.NewServer(fakeEmbeddings(t, 4, &seen))
 	defer srv.Close()
@@ -101,6 +102,7 @@ func TestOpenAIEmbeds(t *testing.T) {
 }
 
 func TestOpenAILearnsDims(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(fakeEmbeddings(t, 6, nil))
 	defer srv.Close()
 	e := newOpenAI(t, srv.URL, pipeline.EmbedderConfig{})
@@ -123,6 +125,7 @@ func wantUnavailable(t *testing.T, err error) {
 }
 
 func TestOpenAIServerErrorsRetriedThenUnavailable(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -130,7 +133,9 @@ func TestOpenAIServerErrorsRetriedThenUnavailable(t *testing.T) {
 		w.Write([]byte(`{"error":{"message":"boom","type":"server_error"}}`))
 	}))
 	defer srv.Close()
-	e := newOpenAI(t, srv.URL, pipeline.EmbedderConfig{MaxRetries: 2, Timeout: time.Second})
+	// The SDK waits out its backoff within the attempt's timeout: the
+	// timeout is well over it, so that a loaded machine still retries.
+	e := newOpenAI(t, srv.URL, pipeline.EmbedderConfig{MaxRetries: 2, Timeout: 10 * time.Second})
 	_, err := e.EmbedQuery(context.Background(), "q")
 	wantUnavailable(t, err)
 	if n := calls.Load(); n != 3 {
@@ -139,6 +144,7 @@ func TestOpenAIServerErrorsRetriedThenUnavailable(t *testing.T) {
 }
 
 func TestOpenAINoRetriesWhenNegative(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -154,6 +160,7 @@ func TestOpenAINoRetriesWhenNegative(t *testing.T) {
 }
 
 func TestOpenAISlowServerTimesOut(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -176,6 +183,7 @@ func TestOpenAISlowServerTimesOut(t *testing.T) {
 }
 
 func TestOpenAIUnreachable(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
@@ -185,6 +193,7 @@ func TestOpenAIUnreachable(t *testing.T) {
 }
 
 func TestOpenAIBadKeyIsUnavailable(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(fakeEmbeddings(t, 4, nil))
 	defer srv.Close()
 	e, err := pipeline.NewOpenAI(pipeline.EmbedderConfig{BaseURL: srv.URL + "/v1", APIKey: "wrong", MaxRetries: -1})
@@ -196,6 +205,7 @@ func TestOpenAIBadKeyIsUnavailable(t *testing.T) {
 }
 
 func TestOpenAICallerCancelIsNotAnOutage(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The server notices a client hanging up only once the body is read.
 		io.Copy(io.Discard, r.Body)
@@ -215,6 +225,7 @@ func TestOpenAICallerCancelIsNotAnOutage(t *testing.T) {
 }
 
 func TestEmbedderConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"SELAH_EMBEDDER": "openai", "OPENAI_BASE_URL": "http://127.0.0.1:11434/v1",
 		"OPENAI_EMBED_MODEL": "nomic-embed-text", "OPENAI_EMBED_DIMS": "768", "OPENAI_EMBED_TIMEOUT": "3s",
 		"OPENAI_EMBED_RETRIES": "1"}

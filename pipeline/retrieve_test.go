@@ -17,38 +17,9 @@ import (
 	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
-	"github.com/selahdev/selah/pipeline/pipelinetest"
-	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/store/storetest"
 )
 
 var john316 = corpus.NewVerseID(43, 3, 16)
-
-type bundle struct {
-	ctx context.Context
-	st  *store.Store
-	r   *pipeline.Retriever
-}
-
-// setup returns a fresh corpus database and the production retriever over
-// the corpus (deploy/setup.sh installs WordNet).
-// The retriever is a copy: tests may set its sources.
-func setup(t testing.TB) bundle {
-	t.Helper()
-	ctx := context.Background()
-	st := storetest.NewCorpusStore(t)
-	// The sources production wires: lexical, SIF, the Nave's router,
-	// WordNet expansion. The calibration is fitted on them.
-	r := pipelinetest.Retriever(t, st)
-	return bundle{ctx: ctx, st: st, r: r}
-}
-
-// lexicalOnly strips b's retriever to the lexical index (with WordNet
-// expansion), for tests that add the sources they are about.
-func (b bundle) lexicalOnly() bundle {
-	b.r.Dense, b.r.DenseName, b.r.Router = nil, "", nil
-	return b
-}
 
 func ids(res pipeline.Results) []corpus.VerseID {
 	out := make([]corpus.VerseID, len(res.Hits))

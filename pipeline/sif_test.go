@@ -11,30 +11,23 @@ import (
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/pipeline/wordvec"
-	"github.com/selahdev/selah/store"
-	"github.com/selahdev/selah/store/storetest"
 )
 
-// sifSetup reads the verses of a fresh corpus database and the committed
-// word vectors.
-func sifSetup(t testing.TB) ([]store.IndexText, *wordvec.Vectors) {
+// wordVectors are the committed word vectors.
+func wordVectors(t testing.TB) *wordvec.Vectors {
 	t.Helper()
-	st := storetest.NewCorpusStore(t)
-	texts, err := st.IndexTexts(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	vecs, err := wordvec.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return texts, vecs
+	return vecs
 }
 
+// sifIndex is a SIF index over the verses of a fresh corpus database and
+// the committed word vectors.
 func sifIndex(t testing.TB, opt pipeline.SIFOptions) *pipeline.SIFIndex {
 	t.Helper()
-	texts, vecs := sifSetup(t)
-	x, err := pipeline.NewSIFIndex(vecs, texts, opt)
+	x, err := pipeline.NewSIFIndex(wordVectors(t), setup(t).indexTexts(t), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +111,7 @@ func (m sifMetrics) log(t *testing.T, name string) {
 // log): they catch a broken index or vectors, not a point of quality.
 func TestSIFEval(t *testing.T) {
 	t.Parallel()
-	texts, vecs := sifSetup(t)
+	texts, vecs := setup(t).indexTexts(t), wordVectors(t)
 	ctx := context.Background()
 	full, err := pipeline.NewSIFIndex(vecs, texts, pipeline.SIFOptions{})
 	if err != nil {
