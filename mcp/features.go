@@ -54,9 +54,13 @@ type (
 	}
 )
 
+func (in verifyIn) apiKey() string     { return in.APIKey }
+func (in usageIn) apiKey() string      { return in.APIKey }
+func (in referencesIn) apiKey() string { return in.APIKey }
+
 func (t *tools) registerFeatures(s *sdk.Server) {
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
-	sdk.AddTool(s, &sdk.Tool{
+	addTool(s, t, &sdk.Tool{
 		Name:  "verify_citation",
 		Title: "Check a Bible quotation against the KJV",
 		Description: "Check whether a quotation is in the King James Version (KJV) and where. Returns match (exact, normalized for case, " +
@@ -75,8 +79,10 @@ func (t *tools) registerFeatures(s *sdk.Server) {
 				p.MaxLength = jsonschema.Ptr(maxReferenceBytes)
 			},
 		}),
-	}, t.verify)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in verifyIn) (*client.VerifyResponse, error) {
+		return c.Verify(ctx, client.VerifyRequest{Quote: in.Quote, Reference: in.Reference})
+	}, verifyText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "find_references",
 		Title: "Find the Bible references in a text",
 		Description: "List every Bible reference written in a text (\"Jn 3:16–18\", \"1 Cor 13:4-7\", \"First John 4:8\", \"Ps 23\"), " +
@@ -89,8 +95,10 @@ func (t *tools) registerFeatures(s *sdk.Server) {
 				p.MaxLength = jsonschema.Ptr(10_000)
 			},
 		}),
-	}, t.findReferences)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in referencesIn) (*client.ReferencesResponse, error) {
+		return c.References(ctx, in.Text)
+	}, referencesText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "usage",
 		Title: "Show the key's plan, limits and what is left",
 		Description: "Return the plan of the user's selah API key, its limits (requests per minute, concurrent requests, " +
@@ -98,37 +106,9 @@ func (t *tools) registerFeatures(s *sdk.Server) {
 			"rate_limited or quota_exceeded error. Counts as one request. (selah serves the KJV.)",
 		Annotations: readOnly,
 		InputSchema: schemaFor[usageIn](nil),
-	}, t.usage)
-}
-
-func (t *tools) verify(ctx context.Context, _ *sdk.CallToolRequest, in verifyIn) (*sdk.CallToolResult, *client.VerifyResponse, error) {
-	v, err := call(ctx, t, "verify_citation", in.APIKey, func(c *client.Client) (*client.VerifyResponse, error) {
-		return c.Verify(ctx, client.VerifyRequest{Quote: in.Quote, Reference: in.Reference})
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(verifyText(v)), v, nil
-}
-
-func (t *tools) findReferences(ctx context.Context, _ *sdk.CallToolRequest, in referencesIn) (*sdk.CallToolResult, *client.ReferencesResponse, error) {
-	r, err := call(ctx, t, "find_references", in.APIKey, func(c *client.Client) (*client.ReferencesResponse, error) {
-		return c.References(ctx, in.Text)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(referencesText(r)), r, nil
-}
-
-func (t *tools) usage(ctx context.Context, _ *sdk.CallToolRequest, in usageIn) (*sdk.CallToolResult, *client.UsageResponse, error) {
-	u, err := call(ctx, t, "usage", in.APIKey, func(c *client.Client) (*client.UsageResponse, error) {
+	}, func(ctx context.Context, c *client.Client, in usageIn) (*client.UsageResponse, error) {
 		return c.Usage(ctx)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(usageText(u)), u, nil
+	}, usageText)
 }
 
 func verifyText(v *client.VerifyResponse) string {

@@ -53,6 +53,15 @@ type (
 	}
 )
 
+// keyed is a tool's input: each carries the caller's apiKey argument.
+type keyed interface{ apiKey() string }
+
+func (in passageIn) apiKey() string { return in.APIKey }
+func (in searchIn) apiKey() string  { return in.APIKey }
+func (in askIn) apiKey() string     { return in.APIKey }
+func (in topicsIn) apiKey() string  { return in.APIKey }
+func (in topicIn) apiKey() string   { return in.APIKey }
+
 type tools struct {
 	cfg Config
 	log *slog.Logger
@@ -60,7 +69,7 @@ type tools struct {
 
 func (t *tools) register(s *sdk.Server) {
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
-	sdk.AddTool(s, &sdk.Tool{
+	addTool(s, t, &sdk.Tool{
 		Name:  "lookup_passage",
 		Title: "Look up a KJV passage",
 		Description: "Return the exact King James Version (KJV) text of a Bible passage, verse by verse, from selah's database " +
@@ -75,8 +84,10 @@ func (t *tools) register(s *sdk.Server) {
 				p.Examples = []any{"John 3:16", "Psalm 23", "1 Cor 13:4-7"}
 			},
 		}),
-	}, t.lookupPassage)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in passageIn) (*client.PassageResponse, error) {
+		return c.Scripture(ctx, in.Reference)
+	}, passageText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "search_scripture",
 		Title: "Search the KJV",
 		Description: "Find King James Version (KJV) verses about a topic, phrase or idea, best match first, with their references and exact text. " +
@@ -96,8 +107,10 @@ func (t *tools) register(s *sdk.Server) {
 				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultSearchLimit))
 			},
 		}),
-	}, t.search)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in searchIn) (*client.SearchResponse, error) {
+		return c.Search(ctx, client.SearchRequest{Query: in.Query, Limit: in.Limit})
+	}, searchText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "ask_bible",
 		Title: "Ask a question, answered from the KJV",
 		Description: "Answer a question concisely from the King James Version (KJV) Bible. The answer cites its verses, and the result lists " +
@@ -118,16 +131,20 @@ func (t *tools) register(s *sdk.Server) {
 				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultMaxReferences))
 			},
 		}),
-	}, t.ask)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in askIn) (*client.AskResponse, error) {
+		return c.Ask(ctx, client.AskRequest{Question: in.Question, MaxReferences: in.MaxReferences})
+	}, answerText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "list_topics",
 		Title: "List the KJV topic hubs",
 		Description: "List selah's curated topic hubs: themes such as anxiety, faith or forgiveness, each with a slug, title, " +
 			"summary and verse count. Pass a slug to get_topic for the hub's key KJV passages.",
 		Annotations: readOnly,
 		InputSchema: schemaFor[topicsIn](nil),
-	}, t.listTopics)
-	sdk.AddTool(s, &sdk.Tool{
+	}, func(ctx context.Context, c *client.Client, in topicsIn) (*client.TopicListResponse, error) {
+		return c.Topics(ctx)
+	}, topicsText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "get_topic",
 		Title: "Get a KJV topic hub",
 		Description: "Return one curated topic hub by slug (as listed by list_topics, e.g. \"anxiety\", \"eternal-life\"): " +
@@ -140,7 +157,9 @@ func (t *tools) register(s *sdk.Server) {
 				p.Examples = []any{"anxiety", "eternal-life"}
 			},
 		}),
-	}, t.topic)
+	}, func(ctx context.Context, c *client.Client, in topicIn) (*client.TopicDetailResponse, error) {
+		return c.Topic(ctx, in.Slug)
+	}, topicText)
 }
 
 // schemaFor is the input schema inferred from T, with the apiKey
@@ -233,56 +252,16 @@ func toolError(err error) error {
 	return errors.New(b.String())
 }
 
-func result(text string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
-}
-
-func (t *tools) lookupPassage(ctx context.Context, _ *sdk.CallToolRequest, in passageIn) (*sdk.CallToolResult, *client.PassageResponse, error) {
-	p, err := call(ctx, t, "lookup_passage", in.APIKey, func(c *client.Client) (*client.PassageResponse, error) {
-		return c.Scripture(ctx, in.Reference)
+// addTool registers a tool that makes one API call with the caller's key:
+// the model gets text(response) as the result's text and the response as
+// its structured content.
+func addTool[In keyed, Out any](s *sdk.Server, t *tools, tool *sdk.Tool,
+	do func(ctx context.Context, c *client.Client, in In) (*Out, error), text func(*Out) string) {
+	sdk.AddTool(s, tool, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, *Out, error) {
+		out, err := call(ctx, t, tool.Name, in.apiKey(), func(c *client.Client) (*Out, error) { return do(ctx, c, in) })
+		if err != nil {
+			return nil, nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text(out)}}}, out, nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(passageText(p)), p, nil
-}
-
-func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in searchIn) (*sdk.CallToolResult, *client.SearchResponse, error) {
-	r, err := call(ctx, t, "search_scripture", in.APIKey, func(c *client.Client) (*client.SearchResponse, error) {
-		return c.Search(ctx, client.SearchRequest{Query: in.Query, Limit: in.Limit})
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(searchText(r)), r, nil
-}
-
-func (t *tools) ask(ctx context.Context, _ *sdk.CallToolRequest, in askIn) (*sdk.CallToolResult, *client.AskResponse, error) {
-	a, err := call(ctx, t, "ask_bible", in.APIKey, func(c *client.Client) (*client.AskResponse, error) {
-		return c.Ask(ctx, client.AskRequest{Question: in.Question, MaxReferences: in.MaxReferences})
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(answerText(a)), a, nil
-}
-
-func (t *tools) listTopics(ctx context.Context, _ *sdk.CallToolRequest, in topicsIn) (*sdk.CallToolResult, *client.TopicListResponse, error) {
-	l, err := call(ctx, t, "list_topics", in.APIKey, func(c *client.Client) (*client.TopicListResponse, error) {
-		return c.Topics(ctx)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(topicsText(l)), l, nil
-}
-
-func (t *tools) topic(ctx context.Context, _ *sdk.CallToolRequest, in topicIn) (*sdk.CallToolResult, *client.TopicDetailResponse, error) {
-	tp, err := call(ctx, t, "get_topic", in.APIKey, func(c *client.Client) (*client.TopicDetailResponse, error) {
-		return c.Topic(ctx, in.Slug)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return result(topicText(tp)), tp, nil
 }
