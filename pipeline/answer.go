@@ -40,29 +40,15 @@ type Answer struct {
 }
 
 // Reference is one cited passage: a verse or a run of adjacent verses of
-// one chapter, with its KJV text from the database.
+// one chapter, with its KJV text from the database, as the API serves it
+// (api.Cite is its one constructor), and the verses it covers.
 type Reference struct {
-	Reference   string `json:"reference"` // canonical, "John 3:16" or "Matthew 5:3-5"
-	Book        string `json:"book"`
-	Chapter     int    `json:"chapter"`
-	VerseStart  int    `json:"verseStart"`
-	VerseEnd    int    `json:"verseEnd"`
-	Text        string `json:"text"` // the verses' text joined with spaces
-	Translation string `json:"translation"`
+	api.CitedPassage
+	ref corpus.Reference
 }
 
 // VerseIDs returns the verses the reference covers.
-func (r Reference) VerseIDs() []corpus.VerseID {
-	b, ok := corpus.LookupBook(r.Book)
-	if !ok {
-		return nil
-	}
-	var ids []corpus.VerseID
-	for v := r.VerseStart; v <= r.VerseEnd; v++ {
-		ids = append(ids, corpus.NewVerseID(b.Number, r.Chapter, v))
-	}
-	return ids
-}
+func (r Reference) VerseIDs() []corpus.VerseID { return r.ref.VerseIDs() }
 
 // AnswerOptions adjust one Answer call.
 type AnswerOptions struct {
@@ -331,15 +317,7 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 			}
 			texts[i] = strings.TrimSpace(t)
 		}
-		out = append(out, Reference{
-			Reference:   ref.String(),
-			Book:        ref.Book.Name,
-			Chapter:     ref.StartChapter,
-			VerseStart:  ref.StartVerse,
-			VerseEnd:    ref.EndVerse,
-			Text:        strings.Join(texts, " "),
-			Translation: api.KJV,
-		})
+		out = append(out, Reference{CitedPassage: api.Cite(ref, texts...), ref: ref})
 	}
 	return out, nil
 }

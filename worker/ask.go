@@ -53,11 +53,7 @@ func (a *Asker) Handle(ctx context.Context, requestID string, payload []byte) (a
 	var cited []corpus.VerseID
 	for i, r := range ans.References {
 		ids := r.VerseIDs()
-		ref, err := corpus.ReferenceForRange(ids[0], ids[len(ids)-1])
-		if err != nil {
-			return nil, fmt.Errorf("worker: ask: reference %s: %w", r.Reference, err)
-		}
-		res.References[i] = api.Cite(ref, r.Text)
+		res.References[i] = r.CitedPassage
 		cited = append(cited, ids...)
 		rec.Refs = append(rec.Refs, store.AnswerRef{Reference: r.Reference, First: ids[0], Last: ids[len(ids)-1]})
 	}
