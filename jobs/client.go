@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,7 +73,7 @@ type Client struct {
 	rdb      *redis.Client
 	client   *asynq.Client
 	insp     *asynq.Inspector
-	instance string
+	instance string // names the reply channel: crypto/rand.Text, unique per process
 	log      *slog.Logger
 
 	ctx    context.Context // ends at Close
@@ -122,14 +121,12 @@ func NewClient(ctx context.Context, rdb *redis.Client, cfg Config, log *slog.Log
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	b := make([]byte, 8)
-	rand.Read(b)
 	q := &Client{
 		cfg:       cfg,
 		rdb:       rdb,
 		client:    asynq.NewClientFromRedisClient(rdb),
 		insp:      asynq.NewInspectorFromRedisClient(rdb),
-		instance:  hex.EncodeToString(b),
+		instance:  rand.Text(),
 		log:       log,
 		waiters:   map[string]*waiter{},
 		liveUntil: map[string]time.Time{},
@@ -466,7 +463,7 @@ func Call[A Args](ctx context.Context, q *Client, requestID string, args A, time
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	replyKey := newReplyKey()
+	replyKey := rand.Text()
 	payload, err := Encode(Envelope[A]{Header: Header{RequestID: requestID, ReplyTo: ReplyChannel(q.instance),
 		ReplyKey: replyKey, EnqueuedAt: time.Now(), Deadline: deadline}, Args: args})
 	if err != nil {
@@ -543,12 +540,6 @@ func wait(ctx context.Context, q *Client, ch chan Result, queue, requestID strin
 		}
 		return nil, ctx.Err()
 	}
-}
-
-func newReplyKey() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // roundTripBuckets are the round-trip histogram's buckets, the same as the
