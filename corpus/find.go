@@ -134,17 +134,7 @@ func mentionAt(text string, i int) (Mention, bool) {
 		}
 		ends = append(ends, k)
 		// Separators before the next word: spaces and at most one dot.
-		j = k
-		if j < len(text) && text[j] == '.' {
-			j++
-		}
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !isNameSpace(r) {
-				break
-			}
-			j += size
-		}
+		j = skipSeparators(text, k)
 	}
 	for n := len(ends); n > 0; n-- {
 		name := text[i:ends[n-1]]
@@ -187,23 +177,29 @@ func acceptName(name, loc string) bool {
 	return strings.ContainsAny(loc, ":.") && len(key) >= 2 && !proseWords[key]
 }
 
+// skipSeparators returns where the text after byte i goes on past an
+// optional dot and the spaces after it.
+func skipSeparators(text string, i int) int {
+	if i < len(text) && text[i] == '.' {
+		i++
+	}
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isNameSpace(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
 // locatorAfter reads the chapter-and-verse part after a book name ending
 // at byte i: optional dot and spaces, then C, C:V, C-C, C:V-V or C:V-C:V
 // (the range mark a hyphen or dash, optionally spaced). It returns the
 // locator as written without surrounding space, and where it starts and
 // ends. A trailing dot is a full stop, not part of the locator.
 func locatorAfter(text string, i int) (loc string, start, end int) {
-	j := i
-	if j < len(text) && text[j] == '.' {
-		j++
-	}
-	for j < len(text) {
-		r, size := utf8.DecodeRuneInString(text[j:])
-		if !isNameSpace(r) {
-			break
-		}
-		j += size
-	}
+	j := skipSeparators(text, i)
 	start = j
 	k, ok := chapterVerse(text, j)
 	if !ok {

@@ -197,7 +197,7 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 	}
 	e := StrongsEntry{Gloss: strings.Trim(clean(meaning), " ;,.")}
 	rend = compare.ReplaceAllString(rend, "")
-	for _, r := range splitTop(clean(rend)) {
+	for _, r := range splitTop(clean(rend), ',', -1) {
 		if r = strings.Trim(r, " ;.,"); r != "" {
 			e.Renderings = append(e.Renderings, r)
 		}
@@ -207,34 +207,29 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 
 // cutClause cuts s at its first ";" outside parentheses.
 func cutClause(s string) (head, rest string, ok bool) {
-	depth := 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ';':
-			if depth <= 0 {
-				return s[:i], s[i+1:], true
-			}
-		}
+	parts := splitTop(s, ';', 2)
+	if len(parts) == 1 {
+		return s, "", false
 	}
-	return s, "", false
+	return parts[0], parts[1], true
 }
 
-// splitTop splits a renderings list at commas outside parentheses, so
+// splitTop splits s at sep outside parentheses into at most n parts (n <
+// 0: all), as strings.SplitN does, so that the renderings list
 // "first(-fruits, part, time)" stays one rendering.
-func splitTop(s string) []string {
+func splitTop(s string, sep rune, n int) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, r := range s {
+		if len(out) == n-1 {
+			break
+		}
 		switch r {
 		case '(':
 			depth++
 		case ')':
 			depth--
-		case ',':
+		case sep:
 			if depth <= 0 {
 				out = append(out, s[start:i])
 				start = i + 1
