@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 )
 
@@ -104,14 +105,9 @@ func (s *Store) ReplaceCorpus(ctx context.Context, verses []VerseRow, modules []
 	return nil
 }
 
-// CorpusFacts summarises the loaded corpus for /health.
-type CorpusFacts struct {
-	Translation string `json:"translation"`
-	Module      string `json:"module"`
-	Version     string `json:"version"`
-	Books       int    `json:"books"`
-	Verses      int    `json:"verses"`
-}
+// CorpusFacts summarises the loaded corpus for /health, in the shape
+// /health serves it: the API's one definition.
+type CorpusFacts = api.CorpusFacts
 
 // CorpusFacts returns the verse count and the KJV module record. The count
 // is the one ingest recorded, in the same transaction as the verses, so
