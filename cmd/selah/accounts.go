@@ -166,34 +166,31 @@ func newAccountsSetPlanCmd(cfg *config) *cobra.Command {
 	}
 }
 
-func newAccountsDisableCmd(cfg *config) *cobra.Command {
+// accountAction is an accounts command that acts on the account EMAIL and
+// says so: "<done> account <email>".
+func accountAction(cfg *config, use, short, done string, act func(context.Context, *store.Store, string) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "disable EMAIL",
-		Short: "Disable an account: all its keys are refused (403 account_disabled) until \"accounts enable\"",
+		Use:   use,
+		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
-			if err := st.DisableAccount(ctx, args[0]); err != nil {
+			if err := act(ctx, st, args[0]); err != nil {
 				return noAccount(err, args[0])
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "disabled account %s\n", store.NormalizeEmail(args[0]))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s account %s\n", done, store.NormalizeEmail(args[0]))
 			return nil
 		}),
 	}
 }
 
+func newAccountsDisableCmd(cfg *config) *cobra.Command {
+	return accountAction(cfg, "disable EMAIL", "Disable an account: all its keys are refused (403 account_disabled) until \"accounts enable\"", "disabled",
+		func(ctx context.Context, st *store.Store, email string) error { return st.DisableAccount(ctx, email) })
+}
+
 func newAccountsEnableCmd(cfg *config) *cobra.Command {
-	return &cobra.Command{
-		Use:   "enable EMAIL",
-		Short: "Enable a disabled account: its keys work again (except revoked, disabled or expired ones)",
-		Args:  cobra.ExactArgs(1),
-		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
-			if err := st.EnableAccount(ctx, args[0]); err != nil {
-				return noAccount(err, args[0])
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "enabled account %s\n", store.NormalizeEmail(args[0]))
-			return nil
-		}),
-	}
+	return accountAction(cfg, "enable EMAIL", "Enable a disabled account: its keys work again (except revoked, disabled or expired ones)", "enabled",
+		func(ctx context.Context, st *store.Store, email string) error { return st.EnableAccount(ctx, email) })
 }
 
 func newAccountsVerifyCmd(cfg *config) *cobra.Command {
