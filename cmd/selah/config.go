@@ -67,6 +67,14 @@ func fromEnv(f *pflag.FlagSet, flag, name string) {
 	}
 }
 
+// envFlag defines a flag with define (f.StringVar, f.IntVar, ...) and binds
+// it to the environment variable env (see applyEnv): one call per flag, so
+// the flag's name is written once.
+func envFlag[T any](f *pflag.FlagSet, define func(p *T, name string, value T, usage string), p *T, name, env string, value T, usage string) {
+	define(p, name, value, usage)
+	fromEnv(f, name, env)
+}
+
 // applyEnv sets every flag of cmd bound with fromEnv, and not given on the
 // command line, from its environment variable (unset or empty: the
 // documented default). A value that does not parse is refused naming the
@@ -105,69 +113,49 @@ func expected(typ string) string {
 
 func (c *config) bind(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
-	f.StringVar(&c.DatabaseURL, "database-url", "postgres://127.0.0.1:5432/selah?sslmode=disable", "PostgreSQL URL (env DATABASE_URL)")
-	fromEnv(f, "database-url", "DATABASE_URL")
-	f.StringVar(&c.RedisURL, "redis-url", "redis://127.0.0.1:6379/0", "Redis URL (env REDIS_URL)")
-	fromEnv(f, "redis-url", "REDIS_URL")
-	f.StringVar(&c.SwordDir, "sword-dir", "/usr/share/sword", "SWORD module library (env SWORD_PATH)")
-	fromEnv(f, "sword-dir", "SWORD_PATH")
-	f.StringVar(&c.LogFormat, "log-format", "json", "log format: json or text (env LOG_FORMAT)")
-	fromEnv(f, "log-format", "LOG_FORMAT")
-	f.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error (env LOG_LEVEL)")
-	fromEnv(f, "log-level", "LOG_LEVEL")
+	envFlag(f, f.StringVar, &c.DatabaseURL, "database-url", "DATABASE_URL", "postgres://127.0.0.1:5432/selah?sslmode=disable", "PostgreSQL URL (env DATABASE_URL)")
+	envFlag(f, f.StringVar, &c.RedisURL, "redis-url", "REDIS_URL", "redis://127.0.0.1:6379/0", "Redis URL (env REDIS_URL)")
+	envFlag(f, f.StringVar, &c.SwordDir, "sword-dir", "SWORD_PATH", "/usr/share/sword", "SWORD module library (env SWORD_PATH)")
+	envFlag(f, f.StringVar, &c.LogFormat, "log-format", "LOG_FORMAT", "json", "log format: json or text (env LOG_FORMAT)")
+	envFlag(f, f.StringVar, &c.LogLevel, "log-level", "LOG_LEVEL", "info", "log level: debug, info, warn, error (env LOG_LEVEL)")
 }
 
 // bindPort adds --port (env PORT), for the commands that serve HTTP and
 // those that print or call the local server's URL.
 func (c *config) bindPort(cmd *cobra.Command) {
-	cmd.Flags().IntVar(&c.Port, "port", 8080, "HTTP port (env PORT)")
-	fromEnv(cmd.Flags(), "port", "PORT")
+	envFlag(cmd.Flags(), cmd.Flags().IntVar, &c.Port, "port", "PORT", 8080, "HTTP port (env PORT)")
 }
 
 // bindHTTP adds the listening flags to commands that serve HTTP.
 func (c *config) bindHTTP(cmd *cobra.Command) {
 	c.bindPort(cmd)
 	f := cmd.Flags()
-	f.StringVar(&c.Addr, "addr", "", "bind address (env ADDR; default 127.0.0.1:$PORT)")
-	fromEnv(f, "addr", "ADDR")
-	f.StringVar(&c.PublicURL, "public-url", "", "public base URL of the website, for canonical links (env PUBLIC_URL)")
-	fromEnv(f, "public-url", "PUBLIC_URL")
-	f.StringVar(&c.TrustedProxies, "trusted-proxies", "",
+	envFlag(f, f.StringVar, &c.Addr, "addr", "ADDR", "", "bind address (env ADDR; default 127.0.0.1:$PORT)")
+	envFlag(f, f.StringVar, &c.PublicURL, "public-url", "PUBLIC_URL", "", "public base URL of the website, for canonical links (env PUBLIC_URL)")
+	envFlag(f, f.StringVar, &c.TrustedProxies, "trusted-proxies", "TRUSTED_PROXIES", "",
 		"comma-separated addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed (env TRUSTED_PROXIES; default none)")
-	fromEnv(f, "trusted-proxies", "TRUSTED_PROXIES")
-	f.StringVar(&c.Environment, "env", "development",
+	envFlag(f, f.StringVar, &c.Environment, "env", "SELAH_ENV", "development",
 		"production or development; production requires PUBLIC_URL and SMTP_URL (env SELAH_ENV)")
-	fromEnv(f, "env", "SELAH_ENV")
-	f.StringVar(&c.SMTPURL, "smtp-url", "",
+	envFlag(f, f.StringVar, &c.SMTPURL, "smtp-url", "SMTP_URL", "",
 		"SMTP server for sign-up e-mail: smtps://user:password@host:465, smtp://user:password@host:587 (STARTTLS) or smtp://host:25?tls=none (env SMTP_URL; unset: e-mail is written to the log, development only)")
-	fromEnv(f, "smtp-url", "SMTP_URL")
-	f.StringVar(&c.MailFrom, "mail-from", "",
+	envFlag(f, f.StringVar, &c.MailFrom, "mail-from", "MAIL_FROM", "",
 		`sender of sign-up e-mail, e.g. "selah <no-reply@selah.example>" (env MAIL_FROM; required with SMTP_URL)`)
-	fromEnv(f, "mail-from", "MAIL_FROM")
-	f.DurationVar(&c.SearchTimeout, "search-timeout", 10*time.Second,
+	envFlag(f, f.DurationVar, &c.SearchTimeout, "search-timeout", "SEARCH_TIMEOUT", 10*time.Second,
 		"deadline of a search job; the caller then gets 504 (env SEARCH_TIMEOUT)")
-	fromEnv(f, "search-timeout", "SEARCH_TIMEOUT")
-	f.DurationVar(&c.AskTimeout, "ask-timeout", 25*time.Second,
+	envFlag(f, f.DurationVar, &c.AskTimeout, "ask-timeout", "ASK_TIMEOUT", 25*time.Second,
 		"deadline of an ask job; the caller then gets 504 (env ASK_TIMEOUT)")
-	fromEnv(f, "ask-timeout", "ASK_TIMEOUT")
-	f.DurationVar(&c.JobWatchInterval, "job-watch-interval", 0,
+	envFlag(f, f.DurationVar, &c.JobWatchInterval, "job-watch-interval", "JOB_WATCH_INTERVAL", 0,
 		"how often a waiting search or ask looks at its job and its worker (env JOB_WATCH_INTERVAL; default 1s, see jobs.Config)")
-	fromEnv(f, "job-watch-interval", "JOB_WATCH_INTERVAL")
-	f.DurationVar(&c.JobLostAfter, "job-lost-after", 0,
+	envFlag(f, f.DurationVar, &c.JobLostAfter, "job-lost-after", "JOB_LOST_AFTER", 0,
 		"how long a job may look lost (its worker dead, no worker for it, its result gone) before the caller gets 503 (env JOB_LOST_AFTER; default 1s)")
-	fromEnv(f, "job-lost-after", "JOB_LOST_AFTER")
-	f.IntVar(&c.ChatPerDay, "chat-messages-per-day", web.DefaultChatMessagesPerDay,
+	envFlag(f, f.IntVar, &c.ChatPerDay, "chat-messages-per-day", "CHAT_MESSAGES_PER_DAY", web.DefaultChatMessagesPerDay,
 		"website chat messages per visitor and UTC day (env CHAT_MESSAGES_PER_DAY)")
-	fromEnv(f, "chat-messages-per-day", "CHAT_MESSAGES_PER_DAY")
-	f.IntVar(&c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", web.DefaultChatMessagesPerAddressPerDay,
+	envFlag(f, f.IntVar, &c.ChatPerAddressPerDay, "chat-messages-per-address-per-day", "CHAT_MESSAGES_PER_ADDRESS_PER_DAY", web.DefaultChatMessagesPerAddressPerDay,
 		"website chat messages per client address and UTC day (env CHAT_MESSAGES_PER_ADDRESS_PER_DAY)")
-	fromEnv(f, "chat-messages-per-address-per-day", "CHAT_MESSAGES_PER_ADDRESS_PER_DAY")
-	f.IntVar(&c.ReportsPerHour, "reports-per-hour", web.DefaultReportsPerHour,
+	envFlag(f, f.IntVar, &c.ReportsPerHour, "reports-per-hour", "REPORTS_PER_HOUR", web.DefaultReportsPerHour,
 		"answer reports per client address and hour (env REPORTS_PER_HOUR)")
-	fromEnv(f, "reports-per-hour", "REPORTS_PER_HOUR")
-	f.DurationVar(&c.DrainDelay, "drain-delay", drainDelay,
+	envFlag(f, f.DurationVar, &c.DrainDelay, "drain-delay", "DRAIN_DELAY", drainDelay,
 		"on SIGTERM, how long to keep serving with /readyz failing before closing the listener (env DRAIN_DELAY)")
-	fromEnv(f, "drain-delay", "DRAIN_DELAY")
 }
 
 // Default operations listeners (METRICS_ADDR), loopback-only for local
@@ -182,20 +170,17 @@ const (
 // bindMetrics adds the operations listener's flag with the command's
 // default address.
 func (c *config) bindMetrics(cmd *cobra.Command, def string) {
-	cmd.Flags().StringVar(&c.MetricsAddr, "metrics-addr", def,
+	envFlag(cmd.Flags(), cmd.Flags().StringVar, &c.MetricsAddr, "metrics-addr", "METRICS_ADDR", def,
 		"where /livez, the detailed /readyz and /metrics are served, apart from the public port (env METRICS_ADDR)")
-	fromEnv(cmd.Flags(), "metrics-addr", "METRICS_ADDR")
 }
 
 // bindWorker adds the worker flags.
 func (c *config) bindWorker(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&c.Concurrency, "concurrency", 0,
+	envFlag(f, f.IntVar, &c.Concurrency, "concurrency", "WORKER_CONCURRENCY", 0,
 		"jobs a worker runs at once (env WORKER_CONCURRENCY; default twice the CPUs)")
-	fromEnv(f, "concurrency", "WORKER_CONCURRENCY")
-	f.DurationVar(&c.PollInterval, "poll-interval", 0,
+	envFlag(f, f.DurationVar, &c.PollInterval, "poll-interval", "WORKER_POLL_INTERVAL", 0,
 		"how often an idle worker looks for jobs (env WORKER_POLL_INTERVAL; default 2ms, see worker.Config)")
-	fromEnv(f, "poll-interval", "WORKER_POLL_INTERVAL")
 }
 
 // production reports whether SELAH_ENV says this is a production

@@ -30,8 +30,7 @@ Logs go to stderr; stdout is the protocol.`,
 				EnvAPIKey: strings.TrimSpace(os.Getenv("SELAH_API_KEY"))})
 		},
 	}
-	cmd.Flags().StringVar(&apiURL, "api-url", "http://127.0.0.1:8080",
+	envFlag(cmd.Flags(), cmd.Flags().StringVar, &apiURL, "api-url", "SELAH_API_URL", "http://127.0.0.1:8080",
 		"base URL of the selah deployment whose API the tools call (env SELAH_API_URL)")
-	fromEnv(cmd.Flags(), "api-url", "SELAH_API_URL")
 	return cmd
 }

@@ -108,8 +108,7 @@ the service refuses a vectors file whose checksum it does not expect.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&out, "out", filepath.FromSlash("pipeline/wordvec/vectors.bin"), "where to write the vectors file")
-	f.StringVar(&wordnetDir, "wordnet-dir", "/usr/share/wordnet", "WordNet 3.0 database (env WORDNET_PATH)")
-	fromEnv(f, "wordnet-dir", "WORDNET_PATH")
+	envFlag(f, f.StringVar, &wordnetDir, "wordnet-dir", "WORDNET_PATH", "/usr/share/wordnet", "WordNet 3.0 database (env WORDNET_PATH)")
 	f.StringVar(&workDir, "work-dir", "", "keep the corpus and fastText's model files here (default: a temporary directory, removed)")
 	f.BoolVar(&keep, "keep", false, "keep the temporary work directory")
 	f.StringVar(&fromVec, "from-vec", "", "skip training: encode this fastText .vec file, trained on the same corpus")
