@@ -69,11 +69,7 @@ func (t *tools) registerFeatures(s *sdk.Server) {
 			"similarity from 0 to 1. Use it before attributing words to the Bible; a saying that is not in the Bible comes back none. KJV only.",
 		Annotations: readOnly,
 		InputSchema: schemaFor[verifyIn](map[string]func(*jsonschema.Schema){
-			"quote": func(p *jsonschema.Schema) {
-				p.Description = "The quotation to check, 1 to 2000 characters."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(2000)
-				p.Examples = []any{"For God so loved the world"}
-			},
+			"quote": stringProp("The quotation to check, 1 to 2000 characters.", 2000, "For God so loved the world"),
 			"reference": func(p *jsonschema.Schema) {
 				p.Description = "The reference the quote is attributed to, if any, e.g. \"John 3:17\"."
 				p.MaxLength = jsonschema.Ptr(maxReferenceBytes)

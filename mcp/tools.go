@@ -78,11 +78,8 @@ func (t *tools) register(s *sdk.Server) {
 			"One passage per call, at most 200 verses. Use it whenever you quote Scripture. KJV only.",
 		Annotations: readOnly,
 		InputSchema: schemaFor[passageIn](map[string]func(*jsonschema.Schema){
-			"reference": func(p *jsonschema.Schema) {
-				p.Description = "A KJV reference: book, chapter, colon, verse, e.g. \"John 3:16\", \"John 3:16-18\", \"Psalm 23\". At most 200 bytes."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(maxReferenceBytes)
-				p.Examples = []any{"John 3:16", "Psalm 23", "1 Cor 13:4-7"}
-			},
+			"reference": stringProp("A KJV reference: book, chapter, colon, verse, e.g. \"John 3:16\", \"John 3:16-18\", \"Psalm 23\". At most 200 bytes.",
+				maxReferenceBytes, "John 3:16", "Psalm 23", "1 Cor 13:4-7"),
 		}),
 	}, func(ctx context.Context, c *client.Client, in passageIn) (*client.PassageResponse, error) {
 		return c.Scripture(ctx, in.Reference)
@@ -96,16 +93,10 @@ func (t *tools) register(s *sdk.Server) {
 			"A query that is itself a reference returns that passage first. KJV only.",
 		Annotations: readOnly,
 		InputSchema: schemaFor[searchIn](map[string]func(*jsonschema.Schema){
-			"query": func(p *jsonschema.Schema) {
-				p.Description = "What to look for: words, a paraphrase, a theme or a reference. 1 to 500 characters."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(selah.MaxQueryLength)
-				p.Examples = []any{"do not worry about tomorrow"}
-			},
-			"limit": func(p *jsonschema.Schema) {
-				p.Description = "How many verses to return at most, 1 to 20 (default 10)."
-				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(selah.MaxSearchLimit))
-				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultSearchLimit))
-			},
+			"query": stringProp("What to look for: words, a paraphrase, a theme or a reference. 1 to 500 characters.",
+				selah.MaxQueryLength, "do not worry about tomorrow"),
+			"limit": countProp("How many verses to return at most, 1 to 20 (default 10).",
+				selah.MaxSearchLimit, selah.DefaultSearchLimit),
 		}),
 	}, func(ctx context.Context, c *client.Client, in searchIn) (*client.SearchResponse, error) {
 		return c.Search(ctx, client.SearchRequest{Query: in.Query, Limit: in.Limit})
@@ -120,16 +111,10 @@ func (t *tools) register(s *sdk.Server) {
 			"Example: \"What does the Bible say about forgiveness?\". KJV only.",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(false), DestructiveHint: new(false)},
 		InputSchema: schemaFor[askIn](map[string]func(*jsonschema.Schema){
-			"question": func(p *jsonschema.Schema) {
-				p.Description = "The question, 1 to 1000 characters."
-				p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(selah.MaxQuestionLength)
-				p.Examples = []any{"What does the Bible say about forgiveness?"}
-			},
-			"maxReferences": func(p *jsonschema.Schema) {
-				p.Description = "How many passages the answer may cite at most, 1 to 8 (default 5)."
-				p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(selah.MaxMaxReferences))
-				p.Default = json.RawMessage(fmt.Sprint(selah.DefaultMaxReferences))
-			},
+			"question": stringProp("The question, 1 to 1000 characters.",
+				selah.MaxQuestionLength, "What does the Bible say about forgiveness?"),
+			"maxReferences": countProp("How many passages the answer may cite at most, 1 to 8 (default 5).",
+				selah.MaxMaxReferences, selah.DefaultMaxReferences),
 		}),
 	}, func(ctx context.Context, c *client.Client, in askIn) (*client.AskResponse, error) {
 		return c.Ask(ctx, client.AskRequest{Question: in.Question, MaxReferences: in.MaxReferences})
@@ -160,6 +145,26 @@ func (t *tools) register(s *sdk.Server) {
 	}, func(ctx context.Context, c *client.Client, in topicIn) (*client.TopicDetailResponse, error) {
 		return c.Topic(ctx, in.Slug)
 	}, topicText)
+}
+
+// stringProp sets a string property's description, its length (1 to max)
+// and examples.
+func stringProp(description string, max int, examples ...any) func(*jsonschema.Schema) {
+	return func(p *jsonschema.Schema) {
+		p.Description = description
+		p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(max)
+		p.Examples = examples
+	}
+}
+
+// countProp sets an integer property's description, its range (1 to max)
+// and its default.
+func countProp(description string, max, def int) func(*jsonschema.Schema) {
+	return func(p *jsonschema.Schema) {
+		p.Description = description
+		p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(max))
+		p.Default = json.RawMessage(fmt.Sprint(def))
+	}
 }
 
 // schemaFor is the input schema inferred from T, with the apiKey
