@@ -166,21 +166,31 @@ func newAccountsSetPlanCmd(cfg *config) *cobra.Command {
 	}
 }
 
-// accountAction is an accounts command that acts on the account EMAIL and
-// says so: "<done> account <email>".
-func accountAction(cfg *config, use, short, done string, act func(context.Context, *store.Store, string) error) *cobra.Command {
+// storeAction is an admin command that does act to its one argument (a
+// key id, an account's e-mail) and prints done(arg); notFound says a missing
+// one in words for people.
+func storeAction(cfg *config, use, short string, act func(context.Context, *store.Store, string) error,
+	notFound func(error, string) error, done func(string) string) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
 			if err := act(ctx, st, args[0]); err != nil {
-				return noAccount(err, args[0])
+				return notFound(err, args[0])
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s account %s\n", done, store.NormalizeEmail(args[0]))
+			fmt.Fprintln(cmd.OutOrStdout(), done(args[0]))
 			return nil
 		}),
 	}
+}
+
+// accountAction is the shape of disable and enable: one account, one store
+// call, "<done> account <email>".
+func accountAction(cfg *config, use, short, done string, act func(context.Context, *store.Store, string) error) *cobra.Command {
+	return storeAction(cfg, use, short, act, noAccount, func(email string) string {
+		return done + " account " + store.NormalizeEmail(email)
+	})
 }
 
 func newAccountsDisableCmd(cfg *config) *cobra.Command {

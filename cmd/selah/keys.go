@@ -204,20 +204,10 @@ func printKeys(w io.Writer, keys []store.APIKey, now time.Time, asJSON bool) err
 	return tw.Flush()
 }
 
-// keyAction is the shape of revoke and disable: one key id, one store call.
+// keyAction is the shape of revoke, disable and enable: one key id, one
+// store call, "<done> <id>".
 func keyAction(cfg *config, use, short, done string, act func(context.Context, *store.Store, string) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  cobra.ExactArgs(1),
-		RunE: withAdminStore(cfg, func(ctx context.Context, st *store.Store, cmd *cobra.Command, args []string) error {
-			if err := act(ctx, st, args[0]); err != nil {
-				return keyNotFound(err, args[0])
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", done, args[0])
-			return nil
-		}),
-	}
+	return storeAction(cfg, use, short, act, keyNotFound, func(id string) string { return done + " " + id })
 }
 
 func newKeysRevokeCmd(cfg *config) *cobra.Command {
