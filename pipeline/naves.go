@@ -205,21 +205,23 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 	r.maxIDF = math.Log(float64(docs+1)) + 1
 	r.byName = make([][]int32, len(df))
 	for i := range r.names {
-		n := &r.names[i]
-		for _, id := range n.terms {
-			n.mass += r.idf[id]
-			r.byName[id] = append(r.byName[id], int32(i))
-		}
+		r.names[i].mass = r.post(r.byName, r.names[i].terms, int32(i))
 	}
 	r.byEntry = make([][]int32, len(df))
 	for i := range r.entries {
-		e := &r.entries[i]
-		for _, id := range e.own {
-			e.mass += r.idf[id]
-			r.byEntry[id] = append(r.byEntry[id], int32(i))
-		}
+		r.entries[i].mass = r.post(r.byEntry, r.entries[i].own, int32(i))
 	}
 	return r
+}
+
+// post lists item under each of its terms in postings and returns the
+// terms' idf mass.
+func (r *NaveRouter) post(postings [][]int32, terms []int32, item int32) (mass float64) {
+	for _, id := range terms {
+		mass += r.idf[id]
+		postings[id] = append(postings[id], item)
+	}
+	return mass
 }
 
 // nameKey is a name's analysed words, sorted: the same key for "OLIVES,

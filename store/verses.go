@@ -105,15 +105,11 @@ func (s *Store) ReplaceCorpus(ctx context.Context, verses []VerseRow, modules []
 	return nil
 }
 
-// CorpusFacts summarises the loaded corpus for /health, in the shape
-// /health serves it: the API's one definition.
-type CorpusFacts = api.CorpusFacts
-
 // CorpusFacts returns the verse count and the KJV module record. The count
 // is the one ingest recorded, in the same transaction as the verses, so
 // /health does not count 31,102 rows on every call.
-func (s *Store) CorpusFacts(ctx context.Context) (CorpusFacts, error) {
-	f := CorpusFacts{Translation: "KJV"}
+func (s *Store) CorpusFacts(ctx context.Context) (api.CorpusFacts, error) {
+	f := api.CorpusFacts{Translation: api.KJV}
 	err := s.pool.QueryRow(ctx, `
 		SELECT coalesce(m.entries, 0), (SELECT count(*) FROM books), coalesce(m.name, ''), coalesce(m.version, '')
 		FROM (SELECT 1) AS one LEFT JOIN corpus_modules m ON m.role = 'text'`).

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/jobs"
-	"github.com/selahdev/selah/store"
 )
 
 func timed(ctx context.Context, f func(context.Context) error) api.Check {
@@ -38,14 +36,13 @@ func (s *Server) health(c *fiber.Ctx) error {
 	res.Checks["postgres"] = timed(ctx, s.store.Ping)
 	res.Checks["redis"] = timed(ctx, func(ctx context.Context) error { return s.redis.Ping(ctx).Err() })
 	if res.Checks["postgres"].Status == "ok" {
-		var facts store.CorpusFacts
+		var facts api.CorpusFacts
 		chk := timed(ctx, func(ctx context.Context) (err error) {
 			facts, err = s.store.CorpusFacts(ctx)
 			return err
 		})
 		if chk.Status == "ok" {
-			corpus := api.CorpusFacts(facts)
-			res.Corpus = &corpus
+			res.Corpus = &facts
 			if facts.Verses == 0 {
 				chk = api.Check{Status: "down", Error: "corpus not ingested"}
 			}
@@ -123,21 +120,15 @@ func (s *Server) readiness(ctx context.Context) (ReadyResponse, int) {
 func (s *Server) OpsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /livez", func(rw http.ResponseWriter, _ *http.Request) {
-		writeJSON(rw, http.StatusOK, map[string]string{"status": "alive"})
+		api.WriteJSON(rw, http.StatusOK, map[string]string{"status": "alive"})
 	})
 	mux.HandleFunc("GET /readyz", func(rw http.ResponseWriter, r *http.Request) {
 		res, status := s.readiness(r.Context())
-		writeJSON(rw, status, res)
+		api.WriteJSON(rw, status, res)
 	})
 	g := append(prometheus.Gatherers{s.metrics.registry}, s.gatherers...)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 	return mux
-}
-
-func writeJSON(rw http.ResponseWriter, status int, v any) {
-	rw.Header().Set("Content-Type", "application/json")
-	rw.WriteHeader(status)
-	json.NewEncoder(rw).Encode(v)
 }
 
 var errNoWorkers = errors.New("no live workers")

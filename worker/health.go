@@ -2,12 +2,13 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/selahdev/selah/api"
 )
 
 // Pinger is a dependency the worker needs to be ready (Postgres).
@@ -21,7 +22,7 @@ type Pinger interface {
 func (w *Worker) HealthHandler(db Pinger, extra ...prometheus.Gatherer) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /livez", func(rw http.ResponseWriter, _ *http.Request) {
-		writeJSON(rw, http.StatusOK, map[string]string{"status": "alive"})
+		api.WriteJSON(rw, http.StatusOK, map[string]string{"status": "alive"})
 	})
 	mux.HandleFunc("GET /readyz", func(rw http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -37,15 +38,9 @@ func (w *Worker) HealthHandler(db Pinger, extra ...prometheus.Gatherer) http.Han
 		if err := w.rdb.Ping(ctx).Err(); err != nil {
 			checks["redis"], status = "down", http.StatusServiceUnavailable
 		}
-		writeJSON(rw, status, map[string]any{"status": map[bool]string{true: "ready", false: "not_ready"}[status == http.StatusOK], "checks": checks})
+		api.WriteJSON(rw, status, map[string]any{"status": map[bool]string{true: "ready", false: "not_ready"}[status == http.StatusOK], "checks": checks})
 	})
 	g := append(prometheus.Gatherers{w.metrics.Registry}, extra...)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 	return mux
-}
-
-func writeJSON(rw http.ResponseWriter, status int, v any) {
-	rw.Header().Set("Content-Type", "application/json")
-	rw.WriteHeader(status)
-	json.NewEncoder(rw).Encode(v)
 }
