@@ -31,6 +31,9 @@ func TestComposerProduction(t *testing.T) {
 		// A hub's summary is the sentence: its passage is the quotation,
 		// not another verse that shares a word.
 		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18"},
+		// A quotation made of stop words: the calibrated confidence alone
+		// found it weak, and the answer declined.
+		{"I can do all things", `"I can do all things through Christ which strengtheneth me" (Philippians 4:13)`, "Philippians 4:13"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(b.ctx, tt.q, 5, pipeline.AnswerOptions{})

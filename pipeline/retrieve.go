@@ -45,7 +45,8 @@ type Results struct {
 	// and the sources that took part ("fused:lexical+dense+router").
 	Strategy string
 	// Confidence is the calibrated probability that the hits hold a verse
-	// the query wants (0 when there is none), comparable across queries.
+	// the query wants (0 when there is none), comparable across queries;
+	// 1 when the query quotes a verse word for word (phrase.go).
 	Confidence float64
 	// Weak is set when the best match is unlikely to answer the query:
 	// Confidence below WeakBelow, or nothing found.
@@ -359,13 +360,22 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 	default:
 		return res, fmt.Errorf("pipeline: unknown retrieval source %q", source)
 	}
+	quotes := false
 	if source == SourceFused {
 		if ds := r.phrase.match(query); len(ds) > 0 {
 			lists[sourcePhrase] = ranked{docs: ds, scores: make([]float64, len(ds))}
+			quotes = true
 		}
 	}
 	res.Hits = r.fuse(q, lists, limit)
 	res.Confidence = calibrate(res.Hits)
+	if quotes {
+		// The query is a verse's words in order: the verse it quotes is
+		// first, whatever the model makes of words it cannot weigh ("I
+		// can do all things" is nothing but stop words to it), as a
+		// reference's passage is.
+		res.Confidence = 1
+	}
 	res.Weak = len(res.Hits) == 0 || res.Confidence < WeakBelow
 	return res, nil
 }
