@@ -28,6 +28,9 @@ func TestComposerProduction(t *testing.T) {
 		{"What happened at Pentecost?", "the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:", "Acts 2:1-4"},
 		// "King of Israel — A shepherd": the heading is not repeated.
 		{"Who was David?", "David was a shepherd (1 Samuel 16:11)", "1 Samuel 16:11"},
+		// "Goes to Bethlehem": the past tense of go is went (WordNet
+		// lists gone too).
+		{"Who was Ruth?", "Ruth was the daughter-in-law of Naomi (Ruth 1:4) and went to Bethlehem (Ruth 1:19)", "Ruth 1:19"},
 		// A hub's summary is the sentence: its passage is the quotation,
 		// not another verse that shares a word.
 		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18"},

@@ -34,17 +34,23 @@ func newGrammar(wn *wordnet.WordNet) *grammar {
 	g := &grammar{wn: wn, past: map[string]string{}, pastForms: map[string]bool{}}
 	wn.EachException(wordnet.Verb, func(form string, bases []string) {
 		// "became become", "gone go": the past tense, not the participle
-		// (which ends in n: gone, taken, given), is wanted.
+		// (which ends in n or ne: taken, given, gone, done), is wanted.
 		if len(bases) != 1 || strings.Contains(form, "_") {
 			return
 		}
 		g.pastForms[form] = true
 		base := bases[0]
-		if old, ok := g.past[base]; !ok || strings.HasSuffix(old, "n") && !strings.HasSuffix(form, "n") {
+		if old, ok := g.past[base]; !ok || participle(old) && !participle(form) {
 			g.past[base] = form
 		}
 	})
 	return g
+}
+
+// participle reports whether an irregular form looks like a past
+// participle rather than a past tense: "taken", "gone", not "took", "went".
+func participle(form string) bool {
+	return strings.HasSuffix(form, "n") || strings.HasSuffix(form, "ne")
 }
 
 // isVerb reports whether the lower-case word is a verb's base form.
