@@ -566,6 +566,7 @@ var (
 //	present verb            "Marries Boaz"                → "married Boaz"
 //	past verb               "Gleaned in the field of Boaz"→ "gleaned in the field of Boaz"
 //	past verb + by or name  "Called Feast of Weeks"       → "was called Feast of Weeks"
+//	adverb + the same       "Also called Saul"            → "was also called Saul"
 //	possessive              "Her devotion to Naomi"       → (Scripture tells of) "Ruth's devotion to Naomi"
 //	other noun phrase       "Institution of"              → (Scripture tells of) "the institution of Pentecost"
 //
@@ -620,6 +621,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true
 		}
 		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true
+	case g.isAdverb(first) && g.isPast(lw(1)) && !g.isNoun(lw(1)) && (lw(2) == "by" || len(words) > 2 && startsUpper(words[2])):
+		// "Also called Saul" → "was also called Saul".
+		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}

@@ -31,6 +31,8 @@ func TestComposerProduction(t *testing.T) {
 		// "Goes to Bethlehem": the past tense of go is went (WordNet
 		// lists gone too).
 		{"Who was Ruth?", "Ruth was the daughter-in-law of Naomi (Ruth 1:4) and went to Bethlehem (Ruth 1:19)", "Ruth 1:19"},
+		// An adverb before a past verb and a name: "Also called Saul".
+		{"Who was Paul?", "Paul was also called Saul (Acts 8:1)", "Acts 8:1"},
 		// A hub's summary is the sentence: its passage is the quotation,
 		// not another verse that shares a word.
 		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18"},

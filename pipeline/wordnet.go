@@ -53,6 +53,12 @@ func participle(form string) bool {
 	return strings.HasSuffix(form, "n") || strings.HasSuffix(form, "ne")
 }
 
+// isAdverb reports whether the lower-case word is only an adverb ("also"),
+// not a noun, verb or adjective too.
+func (g *grammar) isAdverb(w string) bool {
+	return g != nil && g.wn.Has(w, wordnet.Adv) && !g.wn.Has(w, wordnet.Noun) && !g.wn.Has(w, wordnet.Verb) && !g.wn.Has(w, wordnet.Adj)
+}
+
 // isVerb reports whether the lower-case word is a verb's base form.
 func (g *grammar) isVerb(w string) bool { return g != nil && g.wn.Has(w, wordnet.Verb) }
 
