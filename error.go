@@ -22,6 +22,7 @@ const (
 	EUNSUPPORTEDMEDIA    = "unsupported_media_type"
 	ETOOLARGE            = "request_too_large"
 	EHEADERSTOOLARGE     = "headers_too_large"
+	EREQUESTTIMEOUT      = "request_timeout"
 	EMISSINGKEY          = "missing_api_key"
 	EINVALIDKEY          = "invalid_api_key"
 	EKEYREVOKED          = "key_revoked"

@@ -19,6 +19,10 @@ type Config struct {
 	BodyLimit int
 	// RequestTimeout bounds the work of one API request (default 30s).
 	RequestTimeout time.Duration
+	// ReadTimeout bounds the reading of one request, headers and body: a
+	// client that has not sent it all by then gets 408 request_timeout
+	// (default 15s).
+	ReadTimeout time.Duration
 	// SiteAsksPerDay is the website's anonymous Ask quota per client
 	// address and UTC day (default DefaultSiteAsksPerDay).
 	SiteAsksPerDay int
@@ -61,6 +65,7 @@ func (c Config) WithDefaults() Config {
 		def time.Duration
 	}{
 		{&c.RequestTimeout, 30 * time.Second},
+		{&c.ReadTimeout, 15 * time.Second},
 		{&c.SearchTimeout, 10 * time.Second},
 		{&c.AskTimeout, 25 * time.Second},
 	} {
@@ -96,6 +101,7 @@ func (c Config) validate() error {
 		v    time.Duration
 	}{
 		{"RequestTimeout", c.RequestTimeout},
+		{"ReadTimeout", c.ReadTimeout},
 		{"SearchTimeout", c.SearchTimeout},
 		{"AskTimeout", c.AskTimeout},
 	} {

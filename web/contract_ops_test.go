@@ -167,6 +167,43 @@ func TestContractServerLevelErrors(t *testing.T) {
 	}
 }
 
+// TestContractReadTimeout: a client that stops halfway through its request
+// gets 408 request_timeout when the read timeout passes (it was 400
+// invalid_request, as if the request were malformed).
+func TestContractReadTimeout(t *testing.T) {
+	t.Parallel()
+	env := newQueueEnv(t, Config{ReadTimeout: 500 * time.Millisecond})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go env.srv.Listener(ln)
+	t.Cleanup(func() { env.srv.Shutdown(context.Background()) })
+
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.WriteString(conn, "GET /api/v1/scripture?ref=John+3:16 HTTP/1.1\r\nHost: selah.test\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	// Like 405 and 431, the document states it once for every operation
+	// (info.description) rather than in each operation's responses.
+	var eb ErrorBody
+	if err := json.Unmarshal(body, &eb); err != nil || res.StatusCode != http.StatusRequestTimeout ||
+		eb.Error.Code != "request_timeout" || eb.Error.RequestID == "" || res.Header.Get("X-Request-Id") != eb.Error.RequestID {
+		t.Fatalf("status %d: %s (%v)", res.StatusCode, body, err)
+	}
+}
+
 // waitWorkers waits until the server sees workers for both queues.
 func waitWorkers(t *testing.T, srv *Server) {
 	t.Helper()

@@ -29,6 +29,7 @@ var statusOf = map[string]int{
 	selah.EUNSUPPORTEDMEDIA:    http.StatusUnsupportedMediaType,
 	selah.ETOOLARGE:            http.StatusRequestEntityTooLarge,
 	selah.EHEADERSTOOLARGE:     http.StatusRequestHeaderFieldsTooLarge,
+	selah.EREQUESTTIMEOUT:      http.StatusRequestTimeout,
 	selah.EMISSINGKEY:          http.StatusUnauthorized,
 	selah.EINVALIDKEY:          http.StatusUnauthorized,
 	selah.EUNAUTHORIZED:        http.StatusUnauthorized,
@@ -137,6 +138,10 @@ func fromFiber(fe *fiber.Error) error {
 		return selah.Errorf(selah.EINVALID, "Malformed request.")
 	case fiber.StatusRequestHeaderFieldsTooLarge:
 		return selah.Errorf(selah.EHEADERSTOOLARGE, "Request headers too large.")
+	case fiber.StatusRequestTimeout:
+		// fasthttp gave up reading a request the client did not finish
+		// within the read timeout: not a malformed one.
+		return selah.Errorf(selah.EREQUESTTIMEOUT, "The request was not received in time.")
 	default:
 		if fe.Code >= 500 {
 			return fe

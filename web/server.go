@@ -102,7 +102,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		ErrorHandler:          s.errorHandler,
 		BodyLimit:             cfg.BodyLimit,
 		DisableStartupMessage: true,
-		ReadTimeout:           15 * time.Second,
+		ReadTimeout:           cfg.ReadTimeout,
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		ReadBufferSize:        8192,
