@@ -497,8 +497,21 @@ type clause struct {
 // the topics in another ("Scripture tells of the institution of Pentecost
 // (Exodus 23:16) and of …").
 func joinClauses(subject string, clauses []clause) []string {
+	// The sentence with more clauses comes first (the predicates on a
+	// tie), so that the answer, and the summary that is its first
+	// sentence, opens with what says most: "What happened at Pentecost?"
+	// opens with the Holy Spirit given and the feast's institution, not
+	// with one of its names.
+	kinds := []int{clausePredicate, clauseTopic}
+	n := map[int]int{}
+	for _, cl := range clauses {
+		n[cl.kind]++
+	}
+	if n[clauseTopic] > n[clausePredicate] {
+		kinds[0], kinds[1] = kinds[1], kinds[0]
+	}
 	var out []string
-	for _, kind := range []int{clausePredicate, clauseTopic} {
+	for _, kind := range kinds {
 		var parts []string
 		prevWas, prevHead := false, ""
 		for _, cl := range clauses {

@@ -17,28 +17,31 @@ func TestComposerProduction(t *testing.T) {
 	a := pipeline.NewAnswerer(b.st, b.r, nil)
 	for _, tt := range []struct {
 		q string
-		// want: in the answer; ref: among the references.
-		want, ref string
+		// want: in the answer; ref: among the references; summary, when
+		// set: in the summary.
+		want, ref, summary string
 	}{
 		// "A priest and type of Christ" lists Hebrews 5:6, 5:10, 6:20 and
 		// 7:1-21: the passage is Hebrews 7, not the first mention.
-		{"Who was Melchizedek?", "a priest and type of Christ (Hebrews 7:1-3)", "Hebrews 7:1-3"},
+		{"Who was Melchizedek?", "a priest and type of Christ (Hebrews 7:1-3)", "Hebrews 7:1-3", ""},
 		// The names of the feast ("Called — …") are one group of
 		// siblings: one of them, then what happened.
-		{"What happened at Pentecost?", "the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:", "Acts 2:1-4"},
+		// The sentence of two clauses (what happened) leads and is the
+		// summary, not the one naming the feast.
+		{"What happened at Pentecost?", "the Holy Spirit given to the apostles on the first day of Pentecost (Acts 2:", "Acts 2:1-4", "Scripture tells of the Holy Spirit given"},
 		// "King of Israel — A shepherd": the heading is not repeated.
-		{"Who was David?", "David was a shepherd (1 Samuel 16:11)", "1 Samuel 16:11"},
+		{"Who was David?", "David was a shepherd (1 Samuel 16:11)", "1 Samuel 16:11", ""},
 		// "Goes to Bethlehem": the past tense of go is went (WordNet
 		// lists gone too).
-		{"Who was Ruth?", "Ruth was the daughter-in-law of Naomi (Ruth 1:4) and went to Bethlehem (Ruth 1:19)", "Ruth 1:19"},
+		{"Who was Ruth?", "Ruth was the daughter-in-law of Naomi (Ruth 1:4) and went to Bethlehem (Ruth 1:19)", "Ruth 1:19", ""},
 		// An adverb before a past verb and a name: "Also called Saul".
-		{"Who was Paul?", "Paul was also called Saul (Acts 8:1)", "Acts 8:1"},
+		{"Who was Paul?", "Paul was also called Saul (Acts 8:1)", "Acts 8:1", ""},
 		// A hub's summary is the sentence: its passage is the quotation,
 		// not another verse that shares a word.
-		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18"},
+		{"Why is pride dangerous?", `Scripture says: "Pride goeth before destruction`, "Proverbs 16:18", ""},
 		// A quotation made of stop words: the calibrated confidence alone
 		// found it weak, and the answer declined.
-		{"I can do all things", `"I can do all things through Christ which strengtheneth me" (Philippians 4:13)`, "Philippians 4:13"},
+		{"I can do all things", `"I can do all things through Christ which strengtheneth me" (Philippians 4:13)`, "Philippians 4:13", ""},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(b.ctx, tt.q, 5, pipeline.AnswerOptions{})
@@ -49,6 +52,9 @@ func TestComposerProduction(t *testing.T) {
 			checkSentences(t, ans)
 			if !strings.Contains(ans.Text, tt.want) || strings.Contains(ans.Text, " — ") {
 				t.Errorf("answer %q: want %q, and no outline dash", ans.Text, tt.want)
+			}
+			if !strings.HasPrefix(ans.Summary, tt.summary) {
+				t.Errorf("summary %q: want it to open %q", ans.Summary, tt.summary)
 			}
 			var refs []string
 			for _, r := range ans.References {
