@@ -128,35 +128,14 @@ func TestContractEveryOperation(t *testing.T) {
 func TestContractServerLevelErrors(t *testing.T) {
 	env := newQueueEnv(t, Config{})
 	key := env.key(t, store.PlanInternal)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go env.srv.Listener(ln)
-	t.Cleanup(func() { env.srv.Shutdown(context.Background()) })
-
 	// Only the headers are sent: the server answers from Content-Length,
 	// before reading the body, and closes the connection. A client still
 	// writing a body could meet that close as a reset instead of the
 	// answer, as a loaded machine's scheduling decides.
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second)) // a hung server fails the test instead of the suite
 	reqHeader := http.Header{"Authorization": {"Bearer " + key}, "Content-Type": {"application/json"}}
 	head := fmt.Sprintf("POST /api/v1/search HTTP/1.1\r\nHost: selah.test\r\nAuthorization: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
 		reqHeader.Get("Authorization"), reqHeader.Get("Content-Type"), 70<<10)
-	if _, err := io.WriteString(conn, head); err != nil {
-		t.Fatal(err)
-	}
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	res, body := rawExchange(t, env.srv, head)
 	if res.StatusCode != 413 {
 		t.Fatalf("status %d: %s", res.StatusCode, body)
 	}
@@ -173,20 +152,35 @@ func TestContractServerLevelErrors(t *testing.T) {
 func TestContractReadTimeout(t *testing.T) {
 	t.Parallel()
 	env := newQueueEnv(t, Config{ReadTimeout: 500 * time.Millisecond})
+	res, body := rawExchange(t, env.srv, "GET /api/v1/scripture?ref=John+3:16 HTTP/1.1\r\nHost: selah.test\r\n")
+	// Like 405 and 431, the document states it once for every operation
+	// (info.description) rather than in each operation's responses.
+	var eb ErrorBody
+	if err := json.Unmarshal(body, &eb); err != nil || res.StatusCode != http.StatusRequestTimeout ||
+		eb.Error.Code != "request_timeout" || eb.Error.RequestID == "" || res.Header.Get("X-Request-Id") != eb.Error.RequestID {
+		t.Fatalf("status %d: %s (%v)", res.StatusCode, body, err)
+	}
+}
+
+// rawExchange serves srv on a loopback listener, writes raw to one
+// connection as it is, and reads the one response: for what the HTTP
+// server itself answers, before any middleware (and the contract hook)
+// sees the request.
+func rawExchange(t *testing.T, srv *Server, raw string) (*http.Response, []byte) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go env.srv.Listener(ln)
-	t.Cleanup(func() { env.srv.Shutdown(context.Background()) })
-
+	go srv.Listener(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := io.WriteString(conn, "GET /api/v1/scripture?ref=John+3:16 HTTP/1.1\r\nHost: selah.test\r\n"); err != nil {
+	conn.SetDeadline(time.Now().Add(30 * time.Second)) // a hung server fails the test instead of the suite
+	if _, err := io.WriteString(conn, raw); err != nil {
 		t.Fatal(err)
 	}
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -195,13 +189,7 @@ func TestContractReadTimeout(t *testing.T) {
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
-	// Like 405 and 431, the document states it once for every operation
-	// (info.description) rather than in each operation's responses.
-	var eb ErrorBody
-	if err := json.Unmarshal(body, &eb); err != nil || res.StatusCode != http.StatusRequestTimeout ||
-		eb.Error.Code != "request_timeout" || eb.Error.RequestID == "" || res.Header.Get("X-Request-Id") != eb.Error.RequestID {
-		t.Fatalf("status %d: %s (%v)", res.StatusCode, body, err)
-	}
+	return res, body
 }
 
 // waitWorkers waits until the server sees workers for both queues.
