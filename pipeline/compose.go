@@ -276,25 +276,16 @@ func cutLast(s, sep string) (before, after string, found bool) {
 }
 
 // factSpan is the entry's principal passage among the candidates: the
-// longest run of adjacent verses it lists, at most maxFactVerses long. Nave's lists an entry's
-// passing mentions beside its passage: MELCHIZEDEK's "A priest and type
-// of Christ" is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that
-// says so is Hebrews 7, not the first mention.
+// longest run of adjacent verses it lists (the first in canonical order of
+// equal runs), at most maxFactVerses long. Nave's lists an entry's passing
+// mentions beside its passage: MELCHIZEDEK's "A priest and type of Christ"
+// is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that says so is
+// Hebrews 7, not the first mention. (The router hands an entry's verses
+// out first verse of each range first, hence the sort.)
 func (c *composition) factSpan(f Fact) []corpus.VerseID {
-	return principalRun(f.Verses, func(id corpus.VerseID) bool {
-		_, ok := c.byID[id]
-		return ok
-	})
-}
-
-// principalRun is the longest run of adjacent verses of ids that all pass
-// keep, the first in canonical order of equal runs, cut to maxFactVerses.
-// (The router hands an entry's verses out first verse of each range
-// first, so ids are put in canonical order here.)
-func principalRun(ids []corpus.VerseID, keep func(corpus.VerseID) bool) []corpus.VerseID {
 	var best, run []corpus.VerseID
-	for _, id := range slices.Sorted(slices.Values(ids)) {
-		if !keep(id) {
+	for _, id := range slices.Sorted(slices.Values(f.Verses)) {
+		if _, ok := c.byID[id]; !ok {
 			run = nil
 			continue
 		}
@@ -503,11 +494,13 @@ func joinClauses(subject string, clauses []clause) []string {
 	// opens with the Holy Spirit given and the feast's institution, not
 	// with one of its names.
 	kinds := []int{clausePredicate, clauseTopic}
-	n := map[int]int{}
+	topics := 0
 	for _, cl := range clauses {
-		n[cl.kind]++
+		if cl.kind == clauseTopic {
+			topics++
+		}
 	}
-	if n[clauseTopic] > n[clausePredicate] {
+	if 2*topics > len(clauses) {
 		kinds[0], kinds[1] = kinds[1], kinds[0]
 	}
 	var out []string
