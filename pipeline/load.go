@@ -98,6 +98,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		return nil, err
 	}
 	r.Dense, r.DenseName = dense, denseName
+	router.Entity = r.namesEntity
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)
 	return r, nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
@@ -52,6 +53,11 @@ type NaveRouter struct {
 	names   []routeName
 	byName  [][]int32 // term -> names holding it
 	byEntry [][]int32 // term -> entries whose own phrase holds it
+
+	// Entity reports whether a topic's title names a person, place or
+	// feast (whose entries tell a life or a history in order) rather
+	// than a theme; nil: every topic is a theme. See routeEntry.section.
+	Entity func(title string) bool
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)
@@ -69,6 +75,11 @@ type routeEntry struct {
 	senseT []int32 // terms of its full sense
 	mass   float64 // idf mass of own
 	verses []corpus.VerseID
+	// section: Nave's prints the sections that gather a theme's teaching
+	// as headings in capitals ("OF ENEMIES", "COMMANDMENTS TO") or as
+	// "General scriptures concerning", and its brief notes in sentence
+	// case ("Silver used as", "Weaning of").
+	section bool
 }
 
 type routeName struct {
@@ -92,6 +103,9 @@ const (
 	// seeDiscount: routing through an alias ("ANXIETY → See CARE") is
 	// one step from what was asked.
 	seeDiscount = 0.9
+	// sectionTieBreak orders entries of equal score (see
+	// routeEntry.section) without outranking any better match.
+	sectionTieBreak = 1e-6
 	// MinRouteScore: routes scoring below it are not returned.
 	MinRouteScore = 0.15
 )
@@ -162,7 +176,7 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 		hasVerses := false
 		var see []int32
 		for i, e := range t.Entries {
-			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase)}
+			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
 			re.senseT = intern(re.sense)
 			count(re.own)
 			// The first verse of each run Nave lists, then the rest of the
@@ -251,6 +265,43 @@ func spanVerses(v corpus.VerseSpan, fn func(corpus.VerseID)) {
 			fn(corpus.NewVerseID(b.Number, ch, n))
 		}
 	}
+}
+
+// naveSorting reports whether an entry phrase is one of the headings by
+// which Nave's sorts a topic's verses ("General scriptures concerning",
+// "INSTANCES OF", "FIGURATIVE", ...): it says nothing of the topic, so it
+// is never a sentence of an answer. The five are the commonest top-level
+// phrases of the module, read off its data.
+func naveSorting(phrase string) bool {
+	for _, p := range naveSortingHeadings {
+		if strings.HasPrefix(phrase, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var naveSortingHeadings = []string{"General scriptures", "UNCLASSIFIED SCRIPTURES", "INSTANCES", "FIGURATIVE", "SYMBOLICAL"}
+
+// naveSection reports whether an entry phrase is one of Nave's teaching
+// sections (routeEntry.section): written in capitals, or a general or
+// unclassified list of scriptures; not its instances, figures and symbols,
+// which illustrate a theme rather than teach it.
+func naveSection(phrase string) bool {
+	if strings.HasPrefix(phrase, "General scriptures") || strings.HasPrefix(phrase, "UNCLASSIFIED SCRIPTURES") {
+		return true
+	}
+	if naveSorting(phrase) {
+		return false
+	}
+	letters := false
+	for _, c := range phrase {
+		if unicode.IsLower(c) {
+			return false
+		}
+		letters = letters || unicode.IsLetter(c)
+	}
+	return letters
 }
 
 // titleNames returns the names a Nave title stands for: the title with
@@ -346,6 +397,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	var cands []routeCand
 	scoreTopic := func(t, via int32, nm named, discount float64) {
 		rt := r.topics[t]
+		entity := r.Entity != nil && r.Entity(rt.title)
 		for e := rt.first; e < rt.end; e++ {
 			re := &r.entries[e]
 			if len(re.verses) == 0 {
@@ -361,6 +413,12 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			// two-word question (0.71) above one that names a generic
 			// word in a long one.
 			s := discount * nm.share * math.Sqrt(min(covered/qmass, 1))
+			if re.section && !entity {
+				// Of entries the question matches equally, a section
+				// of teaching comes before the notes: MONEY's "Silver
+				// used as" says nothing to "stop worrying about money".
+				s += sectionTieBreak
+			}
 			cands = append(cands, routeCand{entry: e, via: via, score: s})
 		}
 	}
