@@ -237,7 +237,7 @@ func (c *composition) topicClauses(subject string, facts []Fact, theme bool) []c
 				continue
 			}
 			done[k] = true
-			if theme && !wholePhrase(f.Entry) {
+			if _, own, _ := cutLast(f.Entry, " — "); naveSorting(cmp.Or(own, f.Entry)) || theme && !wholePhrase(f.Entry) {
 				continue
 			}
 			cl, ok := c.phraseClause(subject, f.Entry)
@@ -331,7 +331,9 @@ func (c *composition) hubSentences() []string {
 			}
 		}
 	}
-	if bestHub < 0 {
+	if bestHub < 0 || c.q.JesusWords && !c.byID[best].Verse.WordsOfChrist {
+		// Asked what Jesus said, an answer opens with his words: a
+		// hub none of whose passages he spoke does not lead it.
 		return nil
 	}
 	first := firstSentence(c.q.Hubs[bestHub].Summary)
