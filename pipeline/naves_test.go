@@ -207,3 +207,31 @@ func TestNamesEntity(t *testing.T) {
 		}
 	}
 }
+
+// TestNaveRouterSections: of a theme's entries that a question matches
+// equally, Nave's teaching sections (capitals) come before its notes; a
+// person's entries keep Nave's order, which tells the life in sequence.
+func TestNaveRouterSections(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	themes := b.router(t)
+	got, err := themes.Route(b.ctx, "children", 5)
+	if err != nil || len(got) == 0 {
+		t.Fatalf("routes %v, %v", got, err)
+	}
+	if own := got[0].Entry; own == "" || strings.ToUpper(own) != own {
+		t.Errorf("children: first entry %q, want one of CHILDREN's sections in capitals", own)
+	}
+	if got, _ := themes.Route(b.ctx, "Who was Paul?", 1); len(got) != 1 || got[0].Entry != "PERSECUTIONS ENDURED BY" {
+		t.Fatalf("Paul as a theme: %+v, want his section PERSECUTIONS ENDURED BY first", got)
+	}
+	people := b.router(t)
+	people.Entity = func(title string) bool { return title == "PAUL" }
+	got, err = people.Route(b.ctx, "Who was Paul?", 1)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("routes %v, %v", got, err)
+	}
+	if got[0].Entry == "PERSECUTIONS ENDURED BY" {
+		t.Errorf("Paul as a person: first entry %q, want Nave's first", got[0].Entry)
+	}
+}
