@@ -625,7 +625,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case g.verbBase(first) != "" && lw(1) != "of":
 		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), rest)}, true
 	case g.isPast(first) && !g.isNoun(first):
-		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) {
+		// "Born in Bethlehem", "Forbidden to be used as a title": a
+		// participle says what was done to the subject.
+		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true
 		}
 		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true

@@ -24,6 +24,9 @@ type grammar struct {
 	past map[string]string
 	// pastForms are the irregular forms verb.exc lists ("became", "slew").
 	pastForms map[string]bool
+	// participles are the irregular forms that are only past participles
+	// ("forbidden", "born", "taken"; not "ran", the past of run).
+	participles map[string]bool
 }
 
 // newGrammar reads what the composer needs from wn; nil wn gives nil.
@@ -31,19 +34,28 @@ func newGrammar(wn *wordnet.WordNet) *grammar {
 	if wn == nil {
 		return nil
 	}
-	g := &grammar{wn: wn, past: map[string]string{}, pastForms: map[string]bool{}}
+	g := &grammar{wn: wn, past: map[string]string{}, pastForms: map[string]bool{}, participles: map[string]bool{}}
+	baseOf := map[string]string{}
 	wn.EachException(wordnet.Verb, func(form string, bases []string) {
 		// "became become", "gone go": the past tense, not the participle
 		// (which ends in n or ne: taken, given, gone, done), is wanted.
-		if len(bases) != 1 || strings.Contains(form, "_") {
+		// verb.exc also lists present participles ("running run"): not
+		// past forms.
+		if len(bases) != 1 || strings.Contains(form, "_") || strings.HasSuffix(form, "ing") {
 			return
 		}
 		g.pastForms[form] = true
 		base := bases[0]
+		baseOf[form] = base
 		if old, ok := g.past[base]; !ok || participle(old) && !participle(form) {
 			g.past[base] = form
 		}
 	})
+	for form, base := range baseOf {
+		if participle(form) && g.past[base] != form {
+			g.participles[form] = true
+		}
+	}
 	return g
 }
 

@@ -1,0 +1,26 @@
+package pipeline
+
+import "testing"
+
+// TestPhraseClauseVerbs: a Nave's phrase opening with a verb becomes a
+// predicate of its subject in the past: a past tense as it is, a
+// participle after "was" (WordNet's verb.exc tells the two apart).
+func TestPhraseClauseVerbs(t *testing.T) {
+	t.Parallel()
+	c := newComposition(Question{})
+	if c.gram == nil {
+		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
+	}
+	for _, tt := range []struct{ subject, entry, want string }{
+		{"Jesus", "Born in Bethlehem", "was born in Bethlehem"},
+		{"Father", "Forbidden to be used as a title among the disciples", "was forbidden to be used as a title among the disciples"},
+		{"Ruth", "Goes to Bethlehem", "went to Bethlehem"},
+		{"Peter", "Ran to the sepulchre", "ran to the sepulchre"},
+		{"Paul", "Also called Saul", "was also called Saul"},
+	} {
+		cl, ok := c.phraseClause(tt.subject, tt.entry)
+		if !ok || cl.text != tt.want {
+			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, cl.text, ok, tt.want)
+		}
+	}
+}
