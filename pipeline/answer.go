@@ -213,7 +213,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	var themeFacts []Fact
 	if namesTopic(themed) && fu.Subject == "" {
-		themeFacts = facts(themed, rv)
+		themeFacts = facts(singledOut(themed), rv)
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts,
 		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
@@ -332,4 +332,25 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 		out = append(out, Reference{CitedPassage: api.Cite(ref, texts...), ref: ref})
 	}
 	return out, nil
+}
+
+// singledOut are the routes of entries the question's own words single out
+// within their topic: scored above the topic's least route. A theme's
+// entries that merely share its title ("LYING: Lying spirit from God" for
+// "What does the Bible say about lying?") are notes Nave's files under it,
+// not what the question asks; its passages answer instead.
+func singledOut(routed []Routed) []Routed {
+	least := map[string]float64{}
+	for _, r := range routed {
+		if l, ok := least[r.Topic]; !ok || r.Score < l {
+			least[r.Topic] = r.Score
+		}
+	}
+	var out []Routed
+	for _, r := range routed {
+		if r.Score > least[r.Topic]+1e-3 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
