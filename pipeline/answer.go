@@ -157,12 +157,10 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	// A topic titled by a name (a person, place, feast: names.go) is what
 	// the question is about, and its sub-entries say what it was. A theme
-	// topic ("LOVE", "FAITH") is not the subject of the answer's
-	// sentences, and its routes alone do not make a question answerable:
-	// the search, whose fusion already holds the router's list, speaks for
-	// it (measured on the tuning sets askdev.jsonl and ask.jsonl:
-	// expected-verse hit 0.61 → 0.77 and 0.37 → 0.63), with the theme's
-	// passages beside it when the question names the theme (below).
+	// topic ("LOVE", "FAITH") lists instances in Nave's order, which
+	// answer nothing: the search, whose fusion already holds the router's
+	// list, speaks for it (measured on the tuning sets askdev.jsonl and
+	// ask.jsonl: expected-verse hit 0.61 → 0.77 and 0.37 → 0.63).
 	var themed []Routed
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
 		themed, routed = routed, nil
@@ -188,16 +186,6 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if hits, err = a.withRoutedVerses(ctx, hits, routed); err != nil {
 		return Answer{}, err
 	}
-	if namesTopic(themed) {
-		// A theme the question names outright ("gossip", "forgive") gives
-		// candidates too, now that its teaching sections lead its routes
-		// (routeEntry.section): not its sentences' subject, a source of
-		// passages the question's words may not share (practicaldev.jsonl
-		// 0.394 → 0.515; askdev and ask.jsonl one answer fewer each).
-		if hits, err = a.withRoutedVerses(ctx, hits, themed); err != nil {
-			return Answer{}, err
-		}
-	}
 	cands := candidates(hits, rv)
 	if cands, err = a.withNeighbours(ctx, cands, rv); err != nil {
 		return Answer{}, err
@@ -213,7 +201,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	var themeFacts []Fact
 	if namesTopic(themed) && fu.Subject == "" {
-		themeFacts = facts(singledOut(themed), rv)
+		themeFacts = facts(themed, rv)
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts,
 		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
@@ -332,25 +320,4 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 		out = append(out, Reference{CitedPassage: api.Cite(ref, texts...), ref: ref})
 	}
 	return out, nil
-}
-
-// singledOut are the routes of entries the question's own words single out
-// within their topic: scored above the topic's least route. A theme's
-// entries that merely share its title ("LYING: Lying spirit from God" for
-// "What does the Bible say about lying?") are notes Nave's files under it,
-// not what the question asks; its passages answer instead.
-func singledOut(routed []Routed) []Routed {
-	least := map[string]float64{}
-	for _, r := range routed {
-		if l, ok := least[r.Topic]; !ok || r.Score < l {
-			least[r.Topic] = r.Score
-		}
-	}
-	var out []Routed
-	for _, r := range routed {
-		if r.Score > least[r.Topic]+1e-3 {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -33,8 +33,7 @@ import (
 //
 // A second model of the same form gives the query's Confidence: the
 // probability that the search found a verse the query wants at all (within
-// its first ten), from the first hit's evidence with the best word
-// evidence of the first three (queryEvidence). It needs queries the
+// its first ten), from the first hit's evidence. It needs queries the
 // Bible does not answer, which no eval set holds; they are generated from
 // WordNet (OffTopicQueries): the definitions of nouns the corpus never
 // names ("a portable computer small enough to use in your lap"), made of
@@ -68,8 +67,8 @@ func (c Calibration) prob(f features) float64 {
 // "Quality"), fitted with the SIF dense source and the Nave's router
 // configured as the worker configures them.
 var (
-	calibration = Calibration{Bias: -5.821, W: [nFeatures]float64{1.144, 1.923, -0.191, 0.526, 1.101, 3.357}}
-	confidence  = Calibration{Bias: -2.473, W: [nFeatures]float64{1.725, 4.083, -5.074, 0.134, 0.518, -0.804}}
+	calibration = Calibration{Bias: -5.882, W: [nFeatures]float64{1.149, 1.925, -0.077, 0.145, 1.231, 3.424}}
+	confidence  = Calibration{Bias: -1.747, W: [nFeatures]float64{1.497, 3.452, -5.434, 0.518, 0.057, -0.547}}
 )
 
 // WeakBelow is the confidence under which a search's best match is
@@ -91,26 +90,7 @@ func calibrate(hits []Hit) float64 {
 	if len(hits) == 0 {
 		return 0
 	}
-	return math.Round(confidence.prob(queryEvidence(hits))*1e4) / 1e4
-}
-
-// evidenceDepth is how many of the first hits the query's confidence
-// reads its word evidence from.
-const evidenceDepth = 3
-
-// queryEvidence is the evidence the confidence model reads: the first
-// hit's features, with coverage and lexNorm the best of the first
-// evidenceDepth hits. The question is whether the first ten hold a verse
-// the query wants, and a first hit the word vectors put ahead of one that
-// holds every word of the query ("What did Jesus say about worry?": Luke
-// 24:38 before a verse that says "worry") does not make that less likely.
-func queryEvidence(hits []Hit) features {
-	f := hits[0].feat
-	for _, h := range hits[1:min(len(hits), evidenceDepth)] {
-		f.coverage = max(f.coverage, h.feat.coverage)
-		f.lexNorm = max(f.lexNorm, h.feat.lexNorm)
-	}
-	return f
+	return math.Round(confidence.prob(hits[0].feat)*1e4) / 1e4
 }
 
 // calibSample is one hit's features and whether it was wanted.
@@ -142,7 +122,7 @@ func FitCalibration(ctx context.Context, r *Retriever, cases []EvalCase, noWeb *
 				hitSamples = append(hitSamples, calibSample{x: h.feat.vec(), y: y})
 			}
 			if len(res.Hits) > 0 {
-				querySamples = append(querySamples, calibSample{x: queryEvidence(res.Hits).vec(), y: found})
+				querySamples = append(querySamples, calibSample{x: res.Hits[0].feat.vec(), y: found})
 			}
 		}
 		return nil
@@ -159,7 +139,7 @@ func FitCalibration(ctx context.Context, r *Retriever, cases []EvalCase, noWeb *
 			return perHit, perQuery, fmt.Errorf("pipeline: calibrate %q: %w", q, err)
 		}
 		if len(res.Hits) > 0 {
-			querySamples = append(querySamples, calibSample{x: queryEvidence(res.Hits).vec(), y: 0})
+			querySamples = append(querySamples, calibSample{x: res.Hits[0].feat.vec(), y: 0})
 		}
 	}
 	if len(hitSamples) == 0 || len(querySamples) == 0 {

@@ -45,12 +45,6 @@ func TestComposerProduction(t *testing.T) {
 		// and says nothing of lending: no "Lending was general
 		// scriptures concerning".
 		{"Should I lend money to a friend?", `"If thou lend money to any of my people`, "Exodus 22:25", ""},
-		// CHILDREN is a theme the question names: its section "CORRECTION
-		// OF" gives the passage the question's words do not share.
-		{"What should I do when my children disobey?", `"He that spareth his rod hateth his son`, "Proverbs 13:24", ""},
-		// LYING's one note ("Lying spirit from God") is not the answer:
-		// its "See FALSEHOOD" is, and no sentence is made of the note.
-		{"What does the Bible say about lying?", "neither lie one to another", "Leviticus 19:11", "Passages such as Leviticus 19:11"},
 		{"I can do all things", `"I can do all things through Christ which strengtheneth me" (Philippians 4:13)`, "Philippians 4:13", ""},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -41,9 +41,8 @@ import (
 //     name and an entry's full sense (its phrase and its parents') account
 //     for, so "Pentecost holy spirit" ranks PENTECOST's "Holy Spirit given
 //     to the apostles..." first.
-//   - See links: a topic that says "See CARE" (ANXIETY) routes to CARE
-//     too, discounted by seeDiscount, whether or not it lists verses of
-//     its own.
+//   - See aliases: a topic with no verses of its own that says "See CARE"
+//     (ANXIETY) routes to CARE, discounted by seeDiscount.
 type NaveRouter struct {
 	an      analyzer
 	terms   map[string]int32
@@ -66,7 +65,7 @@ var _ TopicRouter = (*NaveRouter)(nil)
 type routeTopic struct {
 	title      string
 	first, end int32   // its entries in entries
-	see        []int32 // topics its "See" entries send the reader to
+	see        []int32 // topics it is an alias of (it has no verses itself)
 }
 
 type routeEntry struct {
@@ -174,6 +173,7 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 			}
 		}
 		count(intern(t.Title))
+		hasVerses := false
 		var see []int32
 		for i, e := range t.Entries {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
@@ -196,6 +196,7 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 			for _, v := range e.Verses {
 				spanVerses(v, add)
 			}
+			hasVerses = hasVerses || len(re.verses) > 0
 			for _, s := range e.See {
 				if to, ok := byTitle[strings.ToUpper(s)]; ok && to != int32(ti) && !slices.Contains(see, to) {
 					see = append(see, to)
@@ -204,10 +205,9 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 			r.entries = append(r.entries, re)
 		}
 		rt.end = int32(len(r.entries))
-		// A topic's "See X" sends the reader on, whether or not it lists
-		// verses of its own: LYING lists one note ("Lying spirit from
-		// God") and "See FALSEHOOD", where Nave's gathers the teaching.
-		rt.see = see
+		if !hasVerses {
+			rt.see = see
+		}
 		r.topics = append(r.topics, rt)
 	}
 	// idf over Nave's documents, smoothed; a term Nave never uses gets the
