@@ -692,11 +692,16 @@ func phraseWords(entry string) []string {
 	return words
 }
 
+// allCaps reports whether s has capitals and no lower-case letter
+// ("WEEKS", "OF ENEMIES").
+func allCaps(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLower) < 0 && strings.IndexFunc(s, unicode.IsUpper) >= 0
+}
+
 // titleCaps writes a word in capitals ("WEEKS") in title case ("Weeks"),
 // small words ("OF") in lower case unless first.
 func titleCaps(w string, first bool) string {
-	letters := strings.IndexFunc(w, unicode.IsLower) < 0 && strings.IndexFunc(w, unicode.IsUpper) >= 0
-	if !letters || utf8.RuneCountInString(w) < 2 {
+	if !allCaps(w) || utf8.RuneCountInString(w) < 2 {
 		return w
 	}
 	l := strings.ToLower(w)

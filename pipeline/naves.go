@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
@@ -267,41 +266,36 @@ func spanVerses(v corpus.VerseSpan, fn func(corpus.VerseID)) {
 	}
 }
 
-// naveSorting reports whether an entry phrase is one of the headings by
-// which Nave's sorts a topic's verses ("General scriptures concerning",
-// "INSTANCES OF", "FIGURATIVE", ...): it says nothing of the topic, so it
-// is never a sentence of an answer. The five are the commonest top-level
-// phrases of the module, read off its data.
+// Nave's sorts a topic's verses under headings that say nothing of the
+// topic: its lists of scriptures, and its instances, figures and symbols.
+// They are the commonest top-level phrases of the module, read off its data.
+var (
+	naveScriptureLists = []string{"General scriptures", "UNCLASSIFIED SCRIPTURES"}
+	naveIllustrations  = []string{"INSTANCES", "FIGURATIVE", "SYMBOLICAL"}
+)
+
+// naveSorting reports whether an entry phrase is one of those headings,
+// never a sentence of an answer.
 func naveSorting(phrase string) bool {
-	for _, p := range naveSortingHeadings {
-		if strings.HasPrefix(phrase, p) {
-			return true
-		}
-	}
-	return false
+	return hasAnyPrefix(phrase, naveScriptureLists) || hasAnyPrefix(phrase, naveIllustrations)
 }
 
-var naveSortingHeadings = []string{"General scriptures", "UNCLASSIFIED SCRIPTURES", "INSTANCES", "FIGURATIVE", "SYMBOLICAL"}
-
 // naveSection reports whether an entry phrase is one of Nave's teaching
-// sections (routeEntry.section): written in capitals, or a general or
-// unclassified list of scriptures; not its instances, figures and symbols,
-// which illustrate a theme rather than teach it.
+// sections (routeEntry.section): written in capitals, or a list of
+// scriptures; not its instances, figures and symbols, which illustrate a
+// theme rather than teach it.
 func naveSection(phrase string) bool {
-	if strings.HasPrefix(phrase, "General scriptures") || strings.HasPrefix(phrase, "UNCLASSIFIED SCRIPTURES") {
+	switch {
+	case hasAnyPrefix(phrase, naveScriptureLists):
 		return true
-	}
-	if naveSorting(phrase) {
+	case hasAnyPrefix(phrase, naveIllustrations):
 		return false
 	}
-	letters := false
-	for _, c := range phrase {
-		if unicode.IsLower(c) {
-			return false
-		}
-		letters = letters || unicode.IsLetter(c)
-	}
-	return letters
+	return allCaps(phrase)
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
 // titleNames returns the names a Nave title stands for: the title with
