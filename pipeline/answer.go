@@ -203,7 +203,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if namesTopic(themed) && fu.Subject == "" {
 		themeFacts = facts(themed, rv)
 	}
-	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts,
+	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv),
 		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
 	ans := Answer{}
 	for _, c := range cands {

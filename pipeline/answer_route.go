@@ -89,3 +89,51 @@ func (a *Answerer) withRoutedVerses(ctx context.Context, hits []Hit, routed []Ro
 	})
 	return out, nil
 }
+
+// topicLister is the router read the other way: the Nave's entries that
+// list a verse (NaveRouter.Listed).
+type topicLister interface {
+	Listed(v corpus.VerseID) []Routed
+}
+
+// listings are the Nave's topics that file the candidates under a title
+// holding a word of the question, for Question.Listings: each topic once,
+// with its candidate verses, ranked by the rarity (the lexical index's
+// idf) of the question's words its title holds, then by its first
+// candidate's rank.
+func (a *Answerer) listings(cands []Candidate, rv *relevance) []Fact {
+	tl, ok := a.Router.(topicLister)
+	if !ok {
+		return nil
+	}
+	asked := map[int32]bool{}
+	for _, t := range rv.q.typed {
+		asked[t.id] = true
+	}
+	var out []Fact
+	at := map[string]int{}
+	for _, cand := range cands {
+		for _, l := range tl.Listed(cand.Verse.ID) {
+			if i, ok := at[l.Topic]; ok {
+				if !slices.Contains(out[i].Verses, cand.Verse.ID) {
+					out[i].Verses = append(out[i].Verses, cand.Verse.ID)
+				}
+				continue
+			}
+			title, _ := a.r.lex.query(l.Topic)
+			mass := 0.0
+			for _, t := range title {
+				if asked[t.id] {
+					mass += a.r.lex.idf[t.id]
+				}
+			}
+			if mass == 0 {
+				continue
+			}
+			at[l.Topic] = len(out)
+			out = append(out, Fact{Topic: l.Topic, Verses: []corpus.VerseID{cand.Verse.ID}, Score: mass})
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Fact) int { return cmp.Compare(y.Score, x.Score) })
+	return out
+}

@@ -65,6 +65,13 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	c.moreReferences()
 
 	sentences := append(slices.Clone(own), quotes...)
+	if len(own) == 0 {
+		// Quotations alone do not say what they answer; where Nave's
+		// files them is a claim of the source's, tied to them.
+		if l := c.listingSentence(); l != "" {
+			sentences = append([]string{l}, sentences...)
+		}
+	}
 	if len(sentences) == 0 {
 		return Draft{}, fmt.Errorf("pipeline: composer: nothing to say")
 	}
@@ -298,6 +305,30 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 		}
 	}
 	return best[:min(len(best), maxFactVerses)]
+}
+
+// listingSentence says under which Nave's topic the cited passages are
+// filed ("Nave's Topical Bible lists Genesis 6:17 and Genesis 7:17 under
+// the topic Flood."): the first of the question's Listings that holds a
+// cited verse, naming each cited verse it holds. "" when none does.
+func (c *composition) listingSentence() string {
+	for _, f := range c.q.Listings {
+		var ids []corpus.VerseID
+		for _, id := range f.Verses {
+			if slices.Contains(c.chosen, id) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		var refs []string
+		for _, run := range groupAdjacent(ids) {
+			refs = append(refs, spanReference(run))
+		}
+		return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicSubject(f.Topic))
+	}
+	return ""
 }
 
 // hubSentences is the first sentence of the best matching hub's summary,

@@ -36,6 +36,11 @@ type Question struct {
 	// ("JUDGING", "TRANSFIGURATION"): their verses are not added to the
 	// candidates, but a candidate they list may be said to be about them.
 	ThemeFacts []Fact
+	// Listings are the Nave's topics that file a candidate under a title
+	// holding a word of the question ("Why did God send the flood?":
+	// Genesis 6:17 under FLOOD), one Fact per topic with its candidate
+	// verses, the title matching most of the question first.
+	Listings []Fact
 	// Hubs are the curated topic hubs matching the question, best first.
 	Hubs []HubFact
 	// JesusWords is set when the question asks what Jesus said or taught:

@@ -50,8 +50,9 @@ type NaveRouter struct {
 	topics  []routeTopic
 	entries []routeEntry
 	names   []routeName
-	byName  [][]int32 // term -> names holding it
-	byEntry [][]int32 // term -> entries whose own phrase holds it
+	byName  [][]int32                  // term -> names holding it
+	byEntry [][]int32                  // term -> entries whose own phrase holds it
+	byVerse map[corpus.VerseID][]int32 // verse -> entries listing it
 
 	// Entity reports whether a topic's title names a person, place or
 	// feast (whose entries tell a life or a history in order) rather
@@ -221,10 +222,27 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 		r.names[i].mass = r.post(r.byName, r.names[i].terms, int32(i))
 	}
 	r.byEntry = make([][]int32, len(df))
+	r.byVerse = map[corpus.VerseID][]int32{}
 	for i := range r.entries {
 		r.entries[i].mass = r.post(r.byEntry, r.entries[i].own, int32(i))
+		for _, v := range r.entries[i].verses {
+			r.byVerse[v] = append(r.byVerse[v], int32(i))
+		}
 	}
 	return r
+}
+
+// Listed returns the entries that list verse v, in Nave's order, as
+// routes of score 0: the router's index read the other way, from a verse
+// to the topics Nave's files it under.
+func (r *NaveRouter) Listed(v corpus.VerseID) []Routed {
+	es := r.byVerse[v]
+	out := make([]Routed, len(es))
+	for i, e := range es {
+		re := &r.entries[e]
+		out[i] = Routed{Verse: v, Topic: r.topics[re.topic].title, Entry: re.sense}
+	}
+	return out
 }
 
 // post lists item under each of its terms in postings and returns the
