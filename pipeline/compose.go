@@ -326,7 +326,7 @@ func (c *composition) listingSentence() string {
 		for _, run := range groupAdjacent(ids) {
 			refs = append(refs, spanReference(run))
 		}
-		return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicSubject(f.Topic))
+		return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicLabel(f.Topic))
 	}
 	return ""
 }
@@ -748,6 +748,18 @@ func titleCaps(w string, first bool) string {
 // "JESUS, THE CHRIST" → "Jesus".
 func topicSubject(topic string) string {
 	topic, _, _ = strings.Cut(topic, ",")
+	words := strings.Fields(topic)
+	for i, w := range words {
+		words[i] = titleCaps(w, i == 0)
+	}
+	return strings.Join(words, " ")
+}
+
+// topicLabel is a Nave's topic title as a label, the whole title in title
+// case: "AGE, OLD" → "Age, Old" (topicSubject's "Age" would be another
+// topic), "SICK, THE" → "Sick".
+func topicLabel(topic string) string {
+	topic = strings.TrimSuffix(topic, ", THE")
 	words := strings.Fields(topic)
 	for i, w := range words {
 		words[i] = titleCaps(w, i == 0)

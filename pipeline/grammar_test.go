@@ -24,3 +24,20 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		}
 	}
 }
+
+// A topic named as a label keeps its whole title: an inverted title's
+// tail is part of the name ("AGE, OLD" is not AGE), ", THE" is not.
+func TestTopicLabel(t *testing.T) {
+	t.Parallel()
+	for title, want := range map[string]string{
+		"FLOOD":         "Flood",
+		"AGE, OLD":      "Age, Old",
+		"SICK, THE":     "Sick",
+		"LORD'S SUPPER": "Lord's Supper",
+		"WORD OF GOD":   "Word of God",
+	} {
+		if got := topicLabel(title); got != want {
+			t.Errorf("topicLabel(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
