@@ -98,6 +98,9 @@ var chatSchema = map[string]any{
 	"additionalProperties": false,
 }
 
+// maxListings is how many of Question.Listings the model is shown.
+const maxListings = 3
+
 // chatUserMessage lists the question and the numbered candidates.
 func chatUserMessage(q Question) string {
 	var b strings.Builder
@@ -122,6 +125,11 @@ func chatUserMessage(q Question) string {
 	for _, f := range q.Facts {
 		if c := cited(f.Verses); c != "" && f.Entry != "" {
 			facts = append(facts, fmt.Sprintf("- %s: %s %s", f.Topic, f.Entry, c))
+		}
+	}
+	for _, l := range q.Listings[:min(len(q.Listings), maxListings)] {
+		if c := cited(l.Verses); c != "" {
+			facts = append(facts, fmt.Sprintf("- %s (a Nave's topic) lists %s", l.Topic, c))
 		}
 	}
 	for _, h := range q.Hubs {

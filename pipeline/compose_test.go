@@ -263,6 +263,31 @@ func TestChatGetsNavesFacts(t *testing.T) {
 	}
 }
 
+// TestChatGetsListings: where Nave's files the candidates (a topic whose
+// title holds the question's word) is among the model's facts too.
+func TestChatGetsListings(t *testing.T) {
+	t.Parallel()
+	fake := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("The flood came on the earth (Genesis 6:17).", "The flood came (Genesis 6:17).", vs[0].N)
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := setup(t)
+	if _, err := b.answerer(chat).Answer(t.Context(), "Why did God send the flood?", 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
+	fake.mu.Unlock()
+	if !strings.Contains(prompt, "- FLOOD (a Nave's topic) lists [") {
+		t.Errorf("the listing is not in the prompt:\n%s", prompt)
+	}
+}
+
 // TestAnswerJesusWords: a question about what Jesus taught is answered
 // first from his words, which ingest marks from the KJV module's red
 // letters.
