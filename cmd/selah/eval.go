@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -40,8 +41,8 @@ func newEvalCmd(cfg *config) *cobra.Command {
 (lexical; dense and router when configured) and fused as the API uses them,
 printing hit@1, hit@k and MRR overall and by kind of query. The sets:
 
-  holdout2      written independently and never tuned on: the figures a
-                user can expect (its misses are never printed)
+  holdout2,     written independently and never tuned on: the figures a
+  holdout3      user can expect (their misses are never printed)
   web-kjv       generated: 1,000 random verses (fixed seed), the WEB wording
                 as query and the KJV verse as answer, searched in an index
                 without the WEB field; its test half
@@ -112,10 +113,10 @@ generator is the configured one (SELAH_GENERATOR).`,
 				}
 				cases, err := pipeline.EvalSetCases(name)
 				title := name + " (tuning set)"
-				if name == pipeline.HoldoutSet {
+				if pipeline.HeldOut(name) {
 					title = name + " (held out, never tuned on)"
 				}
-				return run{title: title, cases: cases, r: r, quiet: name == pipeline.HoldoutSet}, err
+				return run{title: title, cases: cases, r: r, quiet: pipeline.HeldOut(name)}, err
 			}
 			switch {
 			case file != "":
@@ -128,7 +129,7 @@ generator is the configured one (SELAH_GENERATOR).`,
 				if err != nil {
 					return err
 				}
-				runs = append(runs, run{title: file, cases: cases, r: r})
+				runs = append(runs, run{title: file, cases: cases, r: r, quiet: pipeline.HeldOut(file)})
 			case set != "":
 				x, err := named(set)
 				if err != nil {
@@ -136,7 +137,7 @@ generator is the configured one (SELAH_GENERATOR).`,
 				}
 				runs = append(runs, x)
 			default:
-				for _, name := range append([]string{pipeline.HoldoutSet, pipeline.KindWebKJV}, pipeline.TuningSets...) {
+				for _, name := range append(append(slices.Clone(pipeline.HoldoutSets), pipeline.KindWebKJV), pipeline.TuningSets...) {
 					x, err := named(name)
 					if errors.Is(err, fs.ErrNotExist) {
 						fmt.Fprintf(out, "%s: not in this build\n\n", name)
@@ -171,9 +172,9 @@ generator is the configured one (SELAH_GENERATOR).`,
 		},
 	}
 	cmd.Flags().StringVar(&file, "file", "", "JSON-lines test set instead of the built-in ones")
-	cmd.Flags().StringVar(&set, "set", "", "one built-in set: holdout2, web-kjv, web-kjv-train, search or holdout")
+	cmd.Flags().StringVar(&set, "set", "", "one built-in set: holdout2, holdout3, web-kjv, web-kjv-train, search, holdout or a tuning set of pipeline/testdata/eval")
 	cmd.Flags().IntVar(&k, "k", 10, "how many results count")
-	cmd.Flags().BoolVar(&misses, "misses", false, "list the queries each source missed (never for holdout2)")
+	cmd.Flags().BoolVar(&misses, "misses", false, "list the queries each source missed (never for the held-out sets)")
 	cmd.Flags().BoolVar(&calibrate, "calibrate", false, "fit the score calibration on the training split and print it")
 	cmd.Flags().BoolVar(&noGlosses, "no-glosses", false, "leave the Strong's gloss field out of the index (to measure it)")
 	cmd.Flags().IntVar(&rrfK, "rrf-k", 0, "the fusion's constant k (0: the default), to measure it")
@@ -272,12 +273,16 @@ func evalAsk(cmd *cobra.Command, st *store.Store, r *pipeline.Retriever, file st
 		if err := rep.WriteTable(out); err != nil {
 			return err
 		}
-		if misses {
+		quiet := pipeline.HeldOut(s.label)
+		if quiet && (misses || answers) {
+			fmt.Fprintln(out, "(a held-out set: its misses and answers are not printed)")
+		}
+		if misses && !quiet {
 			if err := rep.WriteMisses(out); err != nil {
 				return err
 			}
 		}
-		if answers {
+		if answers && !quiet {
 			if err := rep.WriteAnswers(out); err != nil {
 				return err
 			}
