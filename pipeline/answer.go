@@ -120,6 +120,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, err
 	}
+	// A misspelt name is read as the name for everything below: the
+	// search, the router, the hubs and a follow-up's subject.
+	question = a.r.Respell(question)
 	// Twice as many candidates as references asked for, so that a
 	// composer has relevant passages to fill maxReferences with.
 	n := max(cmp.Or(a.Candidates, DefaultAskCandidates), 2*maxRefs)

@@ -101,5 +101,6 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Entity = r.namesEntity
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)
+	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
 	return r, nil
 }

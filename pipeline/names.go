@@ -27,8 +27,9 @@ const (
 	maxProperVerses = 0.05
 )
 
-// properNames returns the lower-cased words the verses write as names.
-func properNames(vs []corpus.Verse) map[string]bool {
+// properNames returns the lower-cased words the verses write as names,
+// with the number of verses naming each.
+func properNames(vs []corpus.Verse) map[string]int {
 	type count struct{ upper, lower, verses int }
 	counts := map[string]*count{}
 	for _, v := range vs {
@@ -60,11 +61,11 @@ func properNames(vs []corpus.Verse) map[string]bool {
 			opens = strings.ContainsAny(f[len(f)-1:], ".?!:;") || strings.HasPrefix(f, "(")
 		}
 	}
-	out := map[string]bool{}
+	out := map[string]int{}
 	for w, c := range counts {
 		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) &&
 			float64(c.verses) <= maxProperVerses*float64(len(vs)) {
-			out[w] = true
+			out[w] = c.verses
 		}
 	}
 	return out
@@ -75,5 +76,5 @@ func properNames(vs []corpus.Verse) map[string]bool {
 func (r *Retriever) namesEntity(title string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
 	first = strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
-	return r.proper[first]
+	return r.proper[first] > 0
 }

@@ -92,12 +92,13 @@ const (
 // with the dense source and the topic router when they are set. It is
 // safe for concurrent use; set its fields before the first Search.
 type Retriever struct {
-	verses []corpus.Verse // by the lexical index's document number
-	web    []string       // WEB wording, same order
-	gloss  []string       // Strong's glosses, same order
-	lex    *Lexical
-	proper map[string]bool // words the KJV writes as names (names.go)
-	phrase *phraseIndex    // the verses' wording, for queries that quote it (phrase.go)
+	verses  []corpus.Verse // by the lexical index's document number
+	web     []string       // WEB wording, same order
+	gloss   []string       // Strong's glosses, same order
+	lex     *Lexical
+	proper  map[string]int // words the KJV writes as names, with their verse counts (names.go)
+	speller *speller       // names as people misspell them (respell.go)
+	phrase  *phraseIndex   // the verses' wording, for queries that quote it (phrase.go)
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -110,6 +111,10 @@ type Retriever struct {
 	// Expand widens a query's words with related ones (WordNet); nil: no
 	// expansion. See expand.go.
 	Expand Expander
+	// Dictionary reports whether a word is English (WordNet knows it): such
+	// a word is never respelt as a name (respell.go). Nil: every word the
+	// corpus does not hold may be a misspelt name.
+	Dictionary func(word string) bool
 
 	// RRFK is the fusion's constant k (0: DefaultRRFK).
 	RRFK int
@@ -156,8 +161,9 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	for i, v := range vs {
 		kjv[i] = v.Text
 	}
-	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: properNames(vs),
-		phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
+	proper := properNames(vs)
+	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper,
+		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 
 // WithoutWeb returns a retriever like r whose lexical index leaves out the
@@ -171,7 +177,7 @@ func (r *Retriever) WithoutWeb() *Retriever {
 // built with opt, to measure what a field brings.
 func (r *Retriever) With(opt LexicalOptions) *Retriever {
 	c := newRetriever(r.verses, r.web, r.gloss, opt)
-	c.Dense, c.DenseName, c.Router, c.Expand = r.Dense, r.DenseName, r.Router, r.Expand
+	c.Dense, c.DenseName, c.Router, c.Expand, c.Dictionary = r.Dense, r.DenseName, r.Router, r.Expand, r.Dictionary
 	if w, ok := r.Dense.(interface{ WithoutWeb() (VerseSource, error) }); ok && opt.NoWeb {
 		// The dense source must not see the WEB words either.
 		if d, err := w.WithoutWeb(); err == nil {
@@ -198,6 +204,13 @@ func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
 	if r.Observe != nil {
 		r.Observe(stage, impl, time.Since(start), err != nil)
 	}
+}
+
+// Respell returns query with the names it misspells as the KJV writes
+// them ("who was jezabel" → "who was Jezebel"; respell.go). Search
+// respells its query itself.
+func (r *Retriever) Respell(query string) string {
+	return r.speller.respell(query, r.Dictionary)
 }
 
 // Verse returns the verse id, from memory.
@@ -308,7 +321,7 @@ func (r *Retriever) SearchSource(ctx context.Context, query string, limit int, s
 }
 
 func (r *Retriever) search(ctx context.Context, query string, limit int, source string) (Results, error) {
-	query = strings.TrimSpace(query)
+	query = r.Respell(strings.TrimSpace(query))
 	res := Results{Hits: []Hit{}, Strategy: SourceLexical, Weak: true}
 	if query == "" || limit <= 0 {
 		return res, nil

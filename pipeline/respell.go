@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"cmp"
+	"strings"
+	"unicode"
+
+	"github.com/hbollon/go-edlib"
+)
+
+// Respelling. People type the Bible's names as they hear them ("jezabel",
+// "bathseba", "nebuchadnezer"), and a name that matches no verse's wording
+// reaches neither the lexical index nor the Nave's router, whose topic is
+// the person. A query word that no verse of the KJV or the WEB holds, and
+// that the dictionary (WordNet) does not know, is taken for a misspelt
+// name when a KJV name (names.go) lies within respellDistance edits of it
+// (optimal string alignment: a swap of two letters is one edit); the
+// nearest wins, then the one more verses name. Both tables are the
+// corpus's own; nothing here is a list of names or of misspellings.
+//
+// Only names are respelt: a modern word the corpus does not hold
+// ("texting", "crypto") is a subject the Bible does not address, and
+// respelling it as a nearby common word would hide that from the decline
+// signal (relevance.go). Words shorter than minRespell letters are kept:
+// between short names one edit is another name ("Iran", "Iram").
+const minRespell = 5
+
+// respellDistance is the number of edits allowed for a word of n letters:
+// one, and two from eight letters on, where two slips are common and two
+// names that close are rare.
+func respellDistance(n int) int {
+	if n >= 8 {
+		return 2
+	}
+	return 1
+}
+
+// speller respells query words as the KJV names nearest to them.
+type speller struct {
+	known map[string]bool // every word of the KJV and the WEB, lower case
+	names map[string]int  // names with the number of verses naming each
+	// byLen lists the names by their length in letters, for the search
+	// of those within reach of a word.
+	byLen map[int][]string
+}
+
+func newSpeller(kjv, web []string, names map[string]int) *speller {
+	s := &speller{known: map[string]bool{}, names: names, byLen: map[int][]string{}}
+	for _, texts := range [][]string{kjv, web} {
+		for _, t := range texts {
+			for _, w := range letterRuns(t) {
+				s.known[strings.ToLower(w)] = true
+			}
+		}
+	}
+	for n := range names {
+		k := len([]rune(n))
+		s.byLen[k] = append(s.byLen[k], n)
+	}
+	return s
+}
+
+// letterRuns splits text into its runs of letters.
+func letterRuns(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// respell returns query with each misspelt name replaced by the KJV name
+// nearest to it, capitalised as the KJV writes names; known is the
+// dictionary (nil: none). A query without one is returned unchanged.
+func (s *speller) respell(query string, known func(word string) bool) string {
+	if s == nil {
+		return query
+	}
+	var b strings.Builder
+	rest := query
+	changed := false
+	for _, w := range letterRuns(query) {
+		i := strings.Index(rest, w)
+		b.WriteString(rest[:i])
+		rest = rest[i+len(w):]
+		if name, ok := s.nearest(strings.ToLower(w), known); ok {
+			b.WriteString(strings.ToUpper(name[:1]) + name[1:])
+			changed = true
+			continue
+		}
+		b.WriteString(w)
+	}
+	if !changed {
+		return query
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// nearest returns the name w misspells, if it is one (see respell).
+func (s *speller) nearest(w string, known func(string) bool) (string, bool) {
+	n := len([]rune(w))
+	if n < minRespell || s.known[w] || known != nil && known(w) {
+		return "", false
+	}
+	maxD := respellDistance(n)
+	best, bestD := "", maxD+1
+	for k := n - maxD; k <= n+maxD; k++ {
+		for _, name := range s.byLen[k] {
+			d := edlib.OSADamerauLevenshteinDistance(w, name)
+			if d > maxD {
+				continue
+			}
+			if c := cmp.Or(cmp.Compare(d, bestD), cmp.Compare(s.names[best], s.names[name]), strings.Compare(name, best)); best == "" || c < 0 {
+				best, bestD = name, d
+			}
+		}
+	}
+	return best, best != ""
+}

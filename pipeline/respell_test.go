@@ -1,0 +1,41 @@
+package pipeline_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// TestRespell: a name people misspell reaches the person, and no word that
+// is English or the corpus's own is respelt.
+func TestRespell(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct{ q, want string }{
+		{"who was jezabel", "who was Jezebel"},
+		{"bathseba and king david", "Bath-sheba and king david"}, // as the KJV writes her
+		{"king nebuchadnezer of babylon", "king Nebuchadnezzar of babylon"},
+		{"mephiboseth jonathan's son", "Mephibosheth jonathan's son"},
+		{"Who was Jezebel?", "Who was Jezebel?"},
+		// Not names, or nothing near: kept as typed.
+		{"what is the capital of France", "what is the capital of France"},
+		{"recommend a good laptop for programming", "recommend a good laptop for programming"},
+		{"asdf qwerty zxcv", "asdf qwerty zxcv"},
+		{"which stocks should I buy", "which stocks should I buy"},
+		{"Iran", "Iran"}, // shorter than a misspelling is told from another name
+	}
+	for _, tt := range tests {
+		if got := b.r.Respell(tt.q); got != tt.want {
+			t.Errorf("Respell(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+	// Search respells: the misspelt queen's verses come back.
+	res, err := b.r.Search(b.ctx, "who was jezabel", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res); !slices.Contains(got, corpus.NewVerseID(11, 16, 31)) {
+		t.Errorf("who was jezabel: %v, want 1 Kings 16:31 (Ahab took to wife Jezebel)", got)
+	}
+}
