@@ -79,6 +79,18 @@ const (
 	// DEVELOPERS.md for the measurement.
 	NamedRouterWeight = 3.0
 	namedRouteScore   = 0.6
+	// UnwordedDenseWeight replaces DenseWeight when no verse holds much
+	// of the query's words: the plain lexical ranking's first verse holds
+	// less than unwordedCoverage of their idf mass. Such a query says in
+	// its own words what no verse says in these ("don't stress about
+	// tomorrow"), the lexical list is verses that share a word or two with
+	// it, and the word vectors are the only source that reads past the
+	// words: alone they found 0.200 of paraphrasedev2's paraphrases, fused
+	// at 0.5 only 0.055. Measured on the tuning sets (DEVELOPERS.md):
+	// paraphrasedev2 0.055 → 0.145 hit@10, the others unchanged or better
+	// (0.35 found two more and cost the ask tuning sets a decline).
+	UnwordedDenseWeight = 5.0
+	unwordedCoverage    = 0.3
 	// quoteGateCoverage and quoteGateWords: when the plain lexical top hit
 	// holds this share of a query's content words, and the query has at
 	// least quoteGateWords of them, the query quotes that verse and the
@@ -229,6 +241,9 @@ type ranked struct {
 	// named: the router's best topic is an entity the query names
 	// (see NamedRouterWeight).
 	named bool
+	// unworded: the dense list of a query whose words no verse holds
+	// (see UnwordedDenseWeight).
+	unworded bool
 }
 
 // lexQuery is a query analysed for the lexical index.
@@ -356,9 +371,12 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 		lists[SourceLexical] = r.lexical(q, n, false)
 		names := []string{SourceLexical}
 		if r.Dense != nil {
-			if lists[SourceDense], err = r.dense(ctx, query, n); err != nil {
+			dl, err := r.dense(ctx, query, n)
+			if err != nil {
 				return res, err
 			}
+			dl.unworded = r.unworded(q, plain)
+			lists[SourceDense] = dl
 			names = append(names, SourceDense)
 		}
 		if r.Router != nil {
@@ -404,12 +422,21 @@ func (r *Retriever) quoteGate(q lexQuery, plain ranked) bool {
 	return got/float64(words) >= quoteGateCoverage
 }
 
+// unworded reports whether the plain lexical ranking's first verse holds
+// less than unwordedCoverage of the query's words, by idf.
+func (r *Retriever) unworded(q lexQuery, plain ranked) bool {
+	return q.words > 0 && len(plain.docs) > 0 && r.lex.idfCoverage(q.typed, q.unknown, plain.docs[0]) < unwordedCoverage
+}
+
 // fuse merges the lists by weighted reciprocal rank (one list: its own
 // order) and fills in each hit's ranks and calibration features.
 func (r *Retriever) fuse(q lexQuery, lists map[string]ranked, limit int) []Hit {
 	weights := map[string]float64{SourceLexical: 1, SourceDense: DenseWeight, SourceRouter: RouterWeight}
 	if rl, ok := lists[SourceRouter]; ok && rl.named {
 		weights[SourceRouter] = NamedRouterWeight
+	}
+	if dl, ok := lists[SourceDense]; ok && dl.unworded {
+		weights[SourceDense] = UnwordedDenseWeight
 	}
 	type acc struct {
 		rrf                  float64

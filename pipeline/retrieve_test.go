@@ -555,3 +555,31 @@ func TestSearchConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestUnwordedDense: a paraphrase whose words no verse holds is found by
+// the word vectors, which lead the fusion for it (UnwordedDenseWeight),
+// where the lexical list alone finds verses sharing a word or two.
+func TestUnwordedDense(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	q := "if you request you'll get it, if you hunt you'll discover, bang on the door and they'll let you in"
+	want := []corpus.VerseID{corpus.NewVerseID(40, 7, 7), corpus.NewVerseID(42, 11, 9)} // ask, seek, knock
+	found := func(res pipeline.Results) bool {
+		return slices.ContainsFunc(ids(res), func(id corpus.VerseID) bool { return slices.Contains(want, id) })
+	}
+	lex, err := b.r.SearchSource(b.ctx, q, 10, pipeline.SourceLexical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found(lex) {
+		t.Fatalf("the lexical list alone found %v: not a query in other words", ids(lex))
+	}
+	res, err := b.r.Search(b.ctx, q, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHits(t, q, res)
+	if !found(res) {
+		t.Errorf("fused: %v, want Matthew 7:7 or Luke 11:9 from the word vectors", ids(res))
+	}
+}
