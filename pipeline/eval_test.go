@@ -68,3 +68,25 @@ func TestReadEvalCases(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldOut: the held-out sets, by name or by file, are the ones whose
+// misses selah eval never prints, and each reads as a valid set.
+func TestHeldOut(t *testing.T) {
+	t.Parallel()
+	for _, name := range pipeline.HoldoutSets {
+		cases, err := pipeline.EvalSetCases(name)
+		if err != nil || len(cases) < 150 {
+			t.Errorf("%s: %d cases, %v; want at least 150", name, len(cases), err)
+		}
+	}
+	for set, want := range map[string]bool{
+		"holdout2": true, "holdout3": true, "ask2": true,
+		"pipeline/testdata/eval/holdout3.jsonl": true, "pipeline/testdata/eval/ask2.jsonl": true,
+		"search": false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
+		"tuning set (built-in ask.jsonl, the offline composer was tuned on it)": false,
+	} {
+		if got := pipeline.HeldOut(set); got != want {
+			t.Errorf("HeldOut(%q) = %v, want %v", set, got, want)
+		}
+	}
+}
