@@ -182,11 +182,23 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// question names a Nave's topic; a question asking for a number needs
 	// a relevant verse stating one (answerable, sources.go).
 	rv := a.r.newRelevance(query)
-	if !answerable(query, relevant(res), candidates(hits, rv), routed) {
+	// The theme a question names decides two things the words cannot
+	// (sense.go): a thing named outside the Bible's setting ("feed my pet
+	// ferret") is declined, and an abstraction Nave's teaches under a
+	// section ("my anger") is answered from that section's verses even
+	// when no one verse holds the question's many words.
+	teaching, trap := a.theme(query, themed, rv)
+	if trap || !answerable(query, relevant(res) || len(teaching) > 0, candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
 	}
-	if hits, err = a.withRoutedVerses(ctx, hits, routed); err != nil {
+	if relevant(res) {
+		// The search found what the question asks: a theme's section is
+		// a list of instances to it, and the search speaks for it (see
+		// themed above).
+		teaching = nil
+	}
+	if hits, err = a.withRoutedVerses(ctx, hits, append(routed, teaching...)); err != nil {
 		return Answer{}, err
 	}
 	cands := candidates(hits, rv)

@@ -40,6 +40,44 @@ func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed,
 	return routed, nil
 }
 
+// theme reads the theme topic a question names best (themed[0], not a
+// name: see Answer) with the Bible's sense of its word (sense.go). trap:
+// the topic is a thing, and the question names it outside the Bible's
+// setting and not as one of its figures. teaching: the topic is an abstraction, the question speaks of
+// it in the Bible's setting, and the best route is one of its teaching
+// sections; then they are those sections' verses, the ones holding more of
+// the question's words first (Nave's order breaks ties), to answer from.
+func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teaching []Routed, trap bool) {
+	if len(themed) == 0 {
+		return nil, false
+	}
+	ts := a.r.senses.topic(themed[0].Topic)
+	if ts == nil || !ts.known {
+		return nil, false
+	}
+	out := ts.outOfSetting(a.r, question)
+	if ts.physical {
+		// Only a question that names the thing can mean something else
+		// by it ("tired" reaches TIRE by its stem), and Nave's files the
+		// word's figures apart ("WAY / FIGURATIVE — Of holiness"): a
+		// question reaching one speaks of the figure, not the thing.
+		figure := hasAnyPrefix(themed[0].Entry, naveFigures)
+		return nil, out && !figure && a.r.senses.namedAsNoun(ts, question)
+	}
+	if out || !themed[0].Section || !ts.holdsTitle(a.r, question) {
+		return nil, false
+	}
+	for _, r := range themed {
+		if r.Topic == themed[0].Topic && r.Section {
+			teaching = append(teaching, r)
+		}
+	}
+	slices.SortStableFunc(teaching, func(x, y Routed) int {
+		return cmp.Compare(rv.evidence(y.Verse), rv.evidence(x.Verse))
+	})
+	return teaching, false
+}
+
 // namesTopic reports whether the routes show the question naming a topic.
 func namesTopic(routed []Routed) bool {
 	return len(routed) > 0 && routed[0].Score >= routeNames

@@ -20,3 +20,13 @@ func FollowUpQuery(question string, turns []Turn) (query, subject string) {
 }
 
 func NamesEntity(r *Retriever, title string) bool { return r.namesEntity(title) }
+
+// TopicSense exposes what the retriever learns of a Nave's topic's word:
+// whether WordNet knows it, and whether its Bible sense is a thing.
+func TopicSense(r *Retriever, title string) (known, physical bool) {
+	ts := r.senses.topic(title)
+	if ts == nil {
+		return false, false
+	}
+	return ts.known, ts.physical
+}

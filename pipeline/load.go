@@ -102,5 +102,6 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
+	r.senses = newSenses(wn, r)
 	return r, nil
 }

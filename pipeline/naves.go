@@ -53,6 +53,7 @@ type NaveRouter struct {
 	byName  [][]int32                  // term -> names holding it
 	byEntry [][]int32                  // term -> entries whose own phrase holds it
 	byVerse map[corpus.VerseID][]int32 // verse -> entries listing it
+	byTitle map[string]int32           // upper-case title -> topic
 
 	// Entity reports whether a topic's title names a person, place or
 	// feast (whose entries tell a life or a history in order) rather
@@ -149,6 +150,7 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 	for i, t := range topics {
 		byTitle[strings.ToUpper(t.Title)] = int32(i)
 	}
+	r.byTitle = byTitle
 	// The words of every name, to tell whether an inverted title's head
 	// ("PILATE" of "PILATE, PONTIUS") is a topic of its own.
 	nameKeys := map[string]bool{}
@@ -245,6 +247,20 @@ func (r *NaveRouter) Listed(v corpus.VerseID) []Routed {
 	return out
 }
 
+// topicText calls fn with each entry phrase of the topic titled title and
+// the verses Nave lists under it; false when there is no such topic.
+func (r *NaveRouter) topicText(title string, fn func(phrase string, verses []corpus.VerseID)) bool {
+	t, ok := r.byTitle[strings.ToUpper(title)]
+	if !ok {
+		return false
+	}
+	rt := r.topics[t]
+	for e := rt.first; e < rt.end; e++ {
+		fn(r.entries[e].sense, r.entries[e].verses)
+	}
+	return true
+}
+
 // post lists item under each of its terms in postings and returns the
 // terms' idf mass.
 func (r *NaveRouter) post(postings [][]int32, terms []int32, item int32) (mass float64) {
@@ -289,7 +305,8 @@ func spanVerses(v corpus.VerseSpan, fn func(corpus.VerseID)) {
 // They are the commonest top-level phrases of the module, read off its data.
 var (
 	naveScriptureLists = []string{"General scriptures", "UNCLASSIFIED SCRIPTURES"}
-	naveIllustrations  = []string{"INSTANCES", "FIGURATIVE", "SYMBOLICAL"}
+	naveFigures        = []string{"FIGURATIVE", "SYMBOLICAL"}
+	naveIllustrations  = append([]string{"INSTANCES"}, naveFigures...)
 )
 
 // naveSorting reports whether an entry phrase is one of those headings,
@@ -514,7 +531,7 @@ func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
 				if v := re.verses[pos]; !seen[v] {
 					seen[v] = true
 					out = append(out, Routed{Verse: v, Score: math.Round(c.score*1e4) / 1e4,
-						Topic: r.topics[re.topic].title, Entry: re.sense})
+						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section})
 					if len(out) == limit {
 						break
 					}

@@ -111,6 +111,7 @@ type Retriever struct {
 	proper  map[string]int // words the KJV writes as names, with their verse counts (names.go)
 	speller *speller       // names as people misspell them (respell.go)
 	phrase  *phraseIndex   // the verses' wording, for queries that quote it (phrase.go)
+	senses  *senses        // the Bible's sense of a topic's word (sense.go); nil without WordNet
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName

@@ -20,6 +20,10 @@ type Routed struct {
 	// verse is listed under the topic directly.
 	Topic string
 	Entry string
+	// Section is set when the entry is one of Nave's teaching sections of
+	// a theme (its general scriptures, or a heading in capitals), not a
+	// note or an instance (NaveRouter's routeEntry.section).
+	Section bool
 }
 
 // TopicRouter finds the verses a query reaches through the topics it names,

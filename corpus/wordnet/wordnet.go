@@ -465,3 +465,39 @@ func (w *WordNet) EachSynset(fn func(*Synset) error) error {
 
 // Len is the number of synsets.
 func (w *WordNet) Len() int { return len(w.order) }
+
+// physicalEntity is the offset of the noun synset physical_entity, one of
+// the two halves of WordNet's top noun "entity" (the other is
+// abstraction, 00002137).
+const physicalEntity = 1930
+
+// Physical reports whether s is a noun sense of a physical thing: whether
+// its hypernyms (and instance hypernyms) lead to physical_entity, WordNet's
+// own split of the nouns into things and abstractions. A synset with
+// parents on both sides counts as physical.
+func (w *WordNet) Physical(s *Synset) bool {
+	if s == nil || s.POS != Noun {
+		return false
+	}
+	seen := map[uint32]bool{}
+	var up func(s *Synset) bool
+	up = func(s *Synset) bool {
+		if s.Offset == physicalEntity {
+			return true
+		}
+		if seen[s.Offset] {
+			return false
+		}
+		seen[s.Offset] = true
+		for _, pt := range s.pointers {
+			if pt.symbol != "@" && pt.symbol != "@i" {
+				continue
+			}
+			if t := w.synsets[pt.target]; t != nil && up(t) {
+				return true
+			}
+		}
+		return false
+	}
+	return up(s)
+}

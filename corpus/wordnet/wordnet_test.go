@@ -161,3 +161,44 @@ func TestDamaged(t *testing.T) {
 		t.Errorf("Open(damaged index) = %v", err)
 	}
 }
+
+// TestPhysical: WordNet's top split of the nouns, read through the
+// hypernyms: a ferret, a pipe and the stocks of punishment are things;
+// anger, debt and forgiveness are abstractions.
+func TestPhysical(t *testing.T) {
+	t.Parallel()
+	w := open(t)
+	first := func(word string) *Synset {
+		for _, l := range w.Lookup(word) {
+			if l.POS == Noun && len(l.Senses) > 0 {
+				return l.Senses[0].Synset
+			}
+		}
+		t.Fatalf("no noun sense of %q", word)
+		return nil
+	}
+	for _, word := range []string{"ferret", "pipe", "lamp", "mouse", "oil", "person"} {
+		if !w.Physical(first(word)) {
+			t.Errorf("%s (sense 1) not physical", word)
+		}
+	}
+	for _, word := range []string{"anger", "debt", "forgiveness", "hope", "gossip", "procrastination"} {
+		if w.Physical(first(word)) {
+			t.Errorf("%s (sense 1) physical", word)
+		}
+	}
+	// "stocks" is first the capital of a corporation (an abstraction); the
+	// frame of punishment is a later sense, and a thing.
+	var frame *Synset
+	for _, s := range w.Senses("stocks", 0) {
+		if strings.Contains(s.Gloss, "punishment") {
+			frame = s.Synset
+		}
+	}
+	if frame == nil || !w.Physical(frame) || w.Physical(first("stock")) {
+		t.Errorf("stocks: frame %v physical, stock (sense 1) abstract wanted", frame)
+	}
+	if w.Physical(nil) {
+		t.Error("Physical(nil)")
+	}
+}

@@ -1,0 +1,224 @@
+package pipeline
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/wordnet"
+)
+
+// Senses: what the Bible means by a topic's word, and whether a question
+// means the same. A question about a word Nave's has a topic for is not
+// always about that topic: "which stocks should I buy" and "what should I
+// feed my pet ferret" name STOCKS (a frame for the feet of prisoners) and
+// FERRET (an unclean creeping thing), and the Bible has nothing for them;
+// "how do I get my anger under control" names ANGER, and the Bible has a
+// great deal. Two facts from the data tell them apart:
+//
+//   - The Bible's sense of the topic's word is the WordNet noun sense
+//     whose definition, synonyms and hypernyms share the most (by the
+//     lexical index's idf) with the topic's own text: Nave's phrases and
+//     the KJV and WEB wording of the verses it lists (simplified Lesk).
+//     STOCKS's "Feet fastened in, as a punishment" picks "a frame that has
+//     holes for holding the ankles ... used for public punishment", not the
+//     capital of a corporation. WordNet then says whether that sense is a
+//     physical thing or an abstraction (wordnet.Physical).
+//   - Whether a question speaks of a thing in the Bible's setting: at
+//     least one of its other words occurs in the topic's text. "Why did
+//     Jesus curse the fig tree?" does ("cursed"); "feed my pet ferret"
+//     does not.
+//
+// Abstractions (anger, debt, forgiveness, doubt) are what the Bible
+// teaches about; a question that names one and that Nave's files under a
+// teaching section is answerable even when no single verse holds its many
+// words (a pastoral question: answer.go). A thing named outside the
+// Bible's setting is a sense trap, and the question is declined.
+type senses struct {
+	wn *wordnet.WordNet
+	r  *Retriever
+
+	mu    sync.Mutex
+	cache map[string]*topicSense
+}
+
+// topicSense is what senses learns of one topic, once.
+type topicSense struct {
+	// known: WordNet has a noun for the topic's title.
+	known bool
+	// physical: the Bible's sense of it is a thing.
+	physical bool
+	// text: the analysed terms of the topic's phrases and verses.
+	text map[string]bool
+	// own: the title's own terms.
+	own map[string]bool
+	// nouns: the WordNet noun lemmas of the title ("stock", "stocks").
+	nouns map[string]bool
+}
+
+func newSenses(wn *wordnet.WordNet, r *Retriever) *senses {
+	if wn == nil {
+		return nil
+	}
+	return &senses{wn: wn, r: r, cache: map[string]*topicSense{}}
+}
+
+// topic returns what is known of the Nave's topic titled title; nil when
+// the router has no such topic.
+func (s *senses) topic(title string) *topicSense {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	ts, ok := s.cache[title]
+	s.mu.Unlock()
+	if ok {
+		return ts
+	}
+	ts = s.learn(title)
+	s.mu.Lock()
+	s.cache[title] = ts
+	s.mu.Unlock()
+	return ts
+}
+
+// maxSenseVerses bounds the verses read for a topic's text: the longest
+// topics (JESUS, THE CHRIST; ISRAEL) list thousands, and a few hundred
+// say what the topic is about as well.
+const maxSenseVerses = 400
+
+func (s *senses) learn(title string) *topicSense {
+	nr, ok := s.r.Router.(*NaveRouter)
+	if !ok {
+		return nil
+	}
+	an := s.r.lex.an
+	ts := &topicSense{text: map[string]bool{}, own: map[string]bool{}, nouns: map[string]bool{}}
+	name := titleNames(title)[0]
+	an.terms(name, func(t string) { ts.own[t] = true })
+	read := 0
+	if !nr.topicText(title, func(phrase string, verses []corpus.VerseID) {
+		an.terms(phrase, func(t string) { ts.text[t] = true })
+		for _, v := range verses {
+			d, ok := s.r.lex.docIndex[v]
+			if !ok || read >= maxSenseVerses {
+				continue
+			}
+			read++
+			an.terms(s.r.verses[d].Text, func(t string) { ts.text[t] = true })
+			an.terms(s.r.web[d], func(t string) { ts.text[t] = true })
+		}
+	}) {
+		return nil
+	}
+	// The title's noun senses; a title WordNet has only as a verb form
+	// ("DOUBTING") stands for the nouns derived from the verb ("doubt").
+	var nouns []wordnet.Lemma
+	lemmas := s.wn.Lookup(name)
+	for _, l := range lemmas {
+		if l.POS == wordnet.Noun {
+			nouns = append(nouns, l)
+		}
+	}
+	if len(nouns) == 0 {
+		for _, l := range lemmas {
+			for _, se := range l.Senses {
+				for _, d := range se.Derived {
+					for _, dl := range s.wn.Lookup(d) {
+						if dl.POS == wordnet.Noun && dl.Lemma == d && !ts.nouns[d] {
+							ts.nouns[d] = true
+							nouns = append(nouns, dl)
+						}
+					}
+				}
+			}
+		}
+	}
+	var best *wordnet.Synset
+	bestScore := 0.0
+	for _, l := range nouns {
+		ts.nouns[l.Lemma] = true
+		for _, se := range l.Senses {
+			ts.known = true
+			if best == nil {
+				best = se.Synset
+			}
+			sig := se.Gloss + " " + strings.Join(se.Synonyms, " ") + " " + strings.Join(se.Hypernyms, " ")
+			score, seen := 0.0, map[string]bool{}
+			an.terms(sig, func(t string) {
+				if seen[t] || ts.own[t] || !ts.text[t] {
+					return
+				}
+				seen[t] = true
+				if id, ok := s.r.lex.terms[t]; ok {
+					score += s.r.lex.idf[id]
+				}
+			})
+			if score > bestScore {
+				best, bestScore = se.Synset, score
+			}
+		}
+	}
+	// People are physical to WordNet, but how to treat an enemy, a widow
+	// or a husband is what the Bible teaches; the traps are things.
+	ts.physical = best != nil && s.wn.Physical(best) && best.LexFile != lexNounPerson
+	return ts
+}
+
+// namedAsNoun reports whether the question holds the topic's word as a
+// noun: some word of it is a form of one of the title's noun lemmas. The
+// router matches stems, and "tired" reaches TIRE (a headdress) by its
+// stem, not by naming one.
+func (s *senses) namedAsNoun(ts *topicSense, question string) bool {
+	words := questionWords(question)
+	for i, w := range words {
+		forms := []string{w}
+		if i+1 < len(words) {
+			forms = append(forms, w+" "+words[i+1]) // "dead sea"
+		}
+		for _, f := range forms {
+			for _, l := range s.wn.Lookup(f) {
+				if l.POS == wordnet.Noun && ts.nouns[l.Lemma] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// holdsTitle reports whether the question holds every word of the
+// topic's name, not only its rarer half ("old laptop" is not OLD AGE)
+// or an alias of it.
+func (ts *topicSense) holdsTitle(r *Retriever, question string) bool {
+	got := map[string]bool{}
+	r.lex.an.terms(question, func(t string) { got[t] = true })
+	for t := range ts.own {
+		if !got[t] {
+			return false
+		}
+	}
+	return len(ts.own) > 0
+}
+
+// outOfSetting reports whether a question naming the topic says nothing
+// of the Bible's setting of it: it has content words besides the title's
+// that the corpus knows, and the topic's text holds none of them.
+func (ts *topicSense) outOfSetting(r *Retriever, question string) bool {
+	others, shared := 0, 0
+	seen := map[string]bool{}
+	r.lex.an.terms(question, func(t string) {
+		if seen[t] || ts.own[t] || questionFrame[t] {
+			return
+		}
+		seen[t] = true
+		if _, ok := r.lex.terms[t]; !ok {
+			return
+		}
+		others++
+		if ts.text[t] {
+			shared++
+		}
+	})
+	return others > 0 && shared == 0
+}

@@ -1,0 +1,96 @@
+package pipeline_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
+)
+
+// TestTopicSense: the Bible's sense of a topic's word is read off Nave's
+// and the verses it lists, not WordNet's most frequent sense: STOCKS is
+// the frame for prisoners' feet (a thing), though "stock" is first the
+// capital of a corporation; ENEMY is a person, which counts as no thing.
+func TestTopicSense(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, tt := range []struct {
+		title           string
+		known, physical bool
+	}{
+		{"STOCKS", true, true},
+		{"FERRET", true, true},
+		{"PIPE", true, true},
+		{"ANGER", true, false},
+		{"DEBT", true, false},
+		{"ENEMY", true, false},
+		// A verb form as a title stands for the verb's nouns.
+		{"DOUBTING", true, false},
+		{"NO SUCH TOPIC", false, false},
+	} {
+		known, physical := pipeline.TopicSense(b.r, tt.title)
+		if known != tt.known || physical != tt.physical {
+			t.Errorf("%s: known %v physical %v, want %v %v", tt.title, known, physical, tt.known, tt.physical)
+		}
+	}
+}
+
+// TestAnswerThemeSenses: a thing named outside the Bible's setting is
+// declined, and a long pastoral question naming an abstraction Nave's
+// teaches under a section is answered from that section, though no verse
+// holds its words (the calibrated confidence alone declined it).
+func TestAnswerThemeSenses(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := pipeline.NewAnswerer(b.st, b.r, nil)
+	// Verses Nave's lists under ANGER's "General scriptures concerning".
+	anger := []corpus.VerseID{}
+	for _, ref := range []string{"Proverbs 14:29", "Proverbs 15:1", "Proverbs 16:32", "Proverbs 29:11", "Ecclesiastes 7:9",
+		"Ephesians 4:26", "Ephesians 4:31", "James 1:19", "James 1:20", "Colossians 3:8", "Proverbs 19:11"} {
+		r, err := corpus.ParseReference(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anger = append(anger, r.VerseIDs()...)
+	}
+	for _, tt := range []struct {
+		q       string
+		decline bool
+		cites   []corpus.VerseID // one of them, when set
+	}{
+		{"which stocks should I buy", true, nil},
+		{"What should I feed my pet ferret?", true, nil},
+		{"When were the Dead Sea Scrolls discovered?", true, nil},
+		// A thing in the Bible's setting, a person, a word that reaches
+		// a thing by its stem only ("tired": TIRE, a headdress), and a
+		// figure (WAY's "Of holiness", not the road).
+		{"Why did Jesus curse the fig tree?", false, nil},
+		{"How should I treat my enemies?", false, nil},
+		{"I am so tired. Where can I find rest?", false, nil},
+		{"treat others the way you want to be treated", false, nil},
+		{"My husband and I fight constantly and I say things I regret afterwards. How do I get my anger under control?", false, anger},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			ans, err := a.Answer(t.Context(), tt.q, 3, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, b.st, ans, 3)
+			if ans.NoPassage != tt.decline {
+				t.Fatalf("declined %v, want %v: %s %+v", ans.NoPassage, tt.decline, ans.Text, ans.References)
+			}
+			if tt.cites == nil {
+				return
+			}
+			for _, ref := range ans.References {
+				for _, id := range ref.VerseIDs() {
+					if slices.Contains(tt.cites, id) {
+						return
+					}
+				}
+			}
+			t.Errorf("cites none of its theme's teaching: %+v", ans.References)
+		})
+	}
+}
