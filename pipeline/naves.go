@@ -333,6 +333,12 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
+// describes reports whether an entry phrase is a description of its
+// topic, which Nave's writes in parentheses ("(A weapon)").
+func describes(phrase string) bool {
+	return strings.HasPrefix(phrase, "(") && strings.HasSuffix(phrase, ")")
+}
+
 // titleNames returns the names a Nave title stands for: the title with
 // any parenthesised part taken out, and each alternative inside the
 // parentheses ("DUMB (DEAFNESS, MUTE)": "DUMB", "DEAFNESS", "MUTE").
@@ -480,12 +486,25 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	}
 	for e, x := range echo {
 		re := &r.entries[e]
-		if len(re.verses) == 0 || x.terms < minEchoTerms {
+		if x.terms < minEchoTerms {
 			continue
 		}
 		s := entryOnlyCap * (x.mass / qmass) * (x.mass / re.mass)
-		if s >= MinRouteScore {
+		if s < MinRouteScore {
+			continue
+		}
+		if len(re.verses) > 0 {
 			cands = append(cands, routeCand{entry: e, via: re.topic, score: s})
+			continue
+		}
+		// A topic's description ("ZACCHAEUS: (A collector of taxes in
+		// Jericho)") lists no verses: echoing it reaches the topic's own.
+		if rt := r.topics[re.topic]; e == rt.first && describes(re.sense) {
+			for f := rt.first; f < rt.end; f++ {
+				if len(r.entries[f].verses) > 0 {
+					cands = append(cands, routeCand{entry: f, via: re.topic, score: s})
+				}
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
