@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -79,10 +80,22 @@ func TestHeldOut(t *testing.T) {
 			t.Errorf("%s: %d cases, %v; want at least 150", name, len(cases), err)
 		}
 	}
+	for _, name := range []string{"ask2", "ask3"} {
+		f, err := os.Open("testdata/eval/" + name + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, err := pipeline.ReadAskCases(f)
+		f.Close()
+		if err != nil || len(cases) < 120 {
+			t.Errorf("%s: %d cases, %v; want at least 120", name, len(cases), err)
+		}
+	}
 	for set, want := range map[string]bool{
-		"holdout2": true, "holdout3": true, "ask2": true,
+		"holdout2": true, "holdout3": true, "ask2": true, "ask3": true,
 		"pipeline/testdata/eval/holdout3.jsonl": true, "pipeline/testdata/eval/ask2.jsonl": true,
-		"search": false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
+		"pipeline/testdata/eval/ask3.jsonl": true,
+		"search":                            false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
 		"tuning set (built-in ask.jsonl, the offline composer was tuned on it)": false,
 	} {
 		if got := pipeline.HeldOut(set); got != want {
