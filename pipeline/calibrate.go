@@ -76,6 +76,15 @@ var (
 // nothing the query wants.
 const WeakBelow = 0.5
 
+// probOf is the model's probability for the first of hits, rounded as
+// calibrate rounds it; 0 for none.
+func (c Calibration) probOf(hits []Hit) float64 {
+	if len(hits) == 0 {
+		return 0
+	}
+	return math.Round(c.prob(hits[0].feat)*1e4) / 1e4
+}
+
 // calibrate sets each hit's Score from its features, kept non-increasing
 // down the list so that the order and the scores agree, and returns the
 // query's confidence.
@@ -87,10 +96,7 @@ func calibrate(hits []Hit) float64 {
 		}
 		hits[i].Score = math.Round(p*1e4) / 1e4
 	}
-	if len(hits) == 0 {
-		return 0
-	}
-	return math.Round(confidence.prob(hits[0].feat)*1e4) / 1e4
+	return confidence.probOf(hits)
 }
 
 // calibSample is one hit's features and whether it was wanted.

@@ -63,27 +63,100 @@ func buildPhraseIndex(kjv, web []string, noWeb bool) *phraseIndex {
 // phraseMinWords words and at most phraseMaxVerses verses hold them;
 // otherwise nil.
 func (p *phraseIndex) match(query string) []int32 {
-	var b strings.Builder
-	var words []string
-	b.WriteByte(' ')
-	wordvec.Each(query, func(w string) {
-		b.WriteString(w)
-		b.WriteByte(' ')
-		words = append(words, w)
-	})
+	words := runWords(query)
 	if len(words) < phraseMinWords {
 		return nil
 	}
+	return p.find(words)
+}
+
+// runs returns the verses holding the query's rare runs: from each of its
+// words, the longest run of the words that follow it found in order in
+// some verse, when it has at least phraseMinWords words, holds a word that
+// is not a stop word, is shorter than the whole query and is found in at
+// most phraseMaxVerses verses. "what does it mean to be born again" finds
+// "to be born again" (John 3:7), which the lexical index reads as "born"
+// alone. Longer runs' verses come first.
+func (p *phraseIndex) runs(query string) []int32 {
+	words := runWords(query)
+	type run struct {
+		n    int
+		docs []int32
+	}
+	var found []run
+	for i := range words {
+		// cands: the verses holding each word of the run; docs, once
+		// the run is long enough and holds a content word, the verses
+		// holding it in order (a subset of the previous length's).
+		cands, docs, content := p.post[words[i]], []int32(nil), !isStop(words[i])
+		best := run{}
+		for j := i + 1; j <= len(words) && len(cands) > 0; j++ {
+			if j > i+1 {
+				cands = intersect(cands, p.post[words[j-1]])
+				content = content || !isStop(words[j-1])
+			}
+			if j-i < phraseMinWords || !content {
+				continue
+			}
+			if docs == nil {
+				docs = cands
+			}
+			docs = p.holding(docs, words[i:j])
+			if len(docs) == 0 {
+				break
+			}
+			best = run{j - i, docs}
+		}
+		if best.n > 0 && best.n < len(words) && len(best.docs) <= phraseMaxVerses {
+			found = append(found, best)
+		}
+	}
+	slices.SortStableFunc(found, func(x, y run) int { return y.n - x.n })
+	var out []int32
+	for _, r := range found {
+		for _, d := range r.docs {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// holding returns the documents of docs whose wording holds words in
+// order.
+func (p *phraseIndex) holding(docs []int32, words []string) []int32 {
+	needle := " " + strings.Join(words, " ") + " "
+	var out []int32
+	for _, d := range docs {
+		if strings.Contains(p.lines[d], needle) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// runWords are a text's words as the index holds them.
+func runWords(text string) []string {
+	var words []string
+	wordvec.Each(text, func(w string) { words = append(words, w) })
+	return words
+}
+
+// find returns the verses whose wording holds words in order, or nil when
+// more than phraseMaxVerses do.
+func (p *phraseIndex) find(words []string) []int32 {
+	needle := " " + strings.Join(words, " ") + " "
 	// The verses holding every word, from the rarest word's.
-	slices.SortFunc(words, func(x, y string) int { return len(p.post[x]) - len(p.post[y]) })
-	cands := p.post[words[0]]
-	for _, w := range words[1:] {
+	byRarity := slices.Clone(words)
+	slices.SortFunc(byRarity, func(x, y string) int { return len(p.post[x]) - len(p.post[y]) })
+	cands := p.post[byRarity[0]]
+	for _, w := range byRarity[1:] {
 		if len(cands) == 0 {
 			return nil
 		}
 		cands = intersect(cands, p.post[w])
 	}
-	needle := b.String()
 	var out []int32
 	for _, d := range cands {
 		if strings.Contains(p.lines[d], needle) {

@@ -45,6 +45,40 @@ func TestPhraseIndex(t *testing.T) {
 	}
 }
 
+// TestPhraseRuns: a rare run of a question's words finds its verses where
+// the lexical index sees only one word ("born again": "again" is a stop
+// word), but not a run of stop words, a common turn of phrase, or a run
+// shorter than phraseMinWords.
+func TestPhraseRuns(t *testing.T) {
+	t.Parallel()
+	kjv := []string{
+		"Marvel not that I said unto thee, Ye must be born again.",
+		"For unto you is born this day in the city of David a Saviour.",
+		"And it came to pass, that he went.",
+		"And it came to pass in those days.",
+		"And it came to pass.",
+		"And it came to pass again.",
+		"And it came to pass once more.",
+		"And it came to pass at last.",
+	}
+	p := buildPhraseIndex(kjv, make([]string, len(kjv)), false)
+	for _, tt := range []struct {
+		q    string
+		want []int32
+	}{
+		{"What does it mean to be born again?", []int32{0}},
+		// The longest run from each word: "born this day in the city".
+		{"was Jesus born this day in the city of Rome", []int32{1}},
+		{"why must it be so", nil},
+		{"what does and it came to pass mean", nil},
+		{"born again", nil},
+	} {
+		if got := p.runs(tt.q); !slices.Equal(got, tt.want) {
+			t.Errorf("runs(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
 // BenchmarkPhraseMatch measures one phrase search over a Bible-sized index
 // (31,102 verses, KJV and WEB lines of 25 words each) for a phrase of
 // words that every verse holds but none in that order: the worst case,

@@ -22,6 +22,9 @@ const (
 	// sourcePhrase is the verses whose wording holds the query's words
 	// in order (phrase.go): fused first, never a source on its own.
 	sourcePhrase = "phrase"
+	// sourceRun is the verses holding a rare run of the query's words
+	// (phraseIndex.runs), fused like the lexical list.
+	sourceRun = "run"
 )
 
 // Hit is one verse found.
@@ -397,10 +400,21 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 		if ds := r.phrase.match(query); len(ds) > 0 {
 			lists[sourcePhrase] = ranked{docs: ds, scores: make([]float64, len(ds))}
 			quotes = true
+		} else if ds := r.phrase.runs(query); len(ds) > 0 {
+			lists[sourceRun] = ranked{docs: ds, scores: make([]float64, len(ds))}
 		}
 	}
 	res.Hits = r.fuse(q, lists, limit)
 	res.Confidence = calibrate(res.Hits)
+	if _, ok := lists[sourceRun]; ok {
+		// The confidence model was fitted on the fusion without runs
+		// (calibrate.go), and a verse a run puts first holds few of the
+		// query's words by design: the query's confidence is that of the
+		// ranking without them. A refit with runs lost answers on the ask
+		// tuning sets (DEVELOPERS.md).
+		delete(lists, sourceRun)
+		res.Confidence = confidence.probOf(r.fuse(q, lists, 1))
+	}
 	if quotes {
 		// The query is a verse's words in order: the verse it quotes is
 		// first, whatever the model makes of words it cannot weigh ("I
@@ -432,7 +446,7 @@ func (r *Retriever) unworded(q lexQuery, plain ranked) bool {
 // fuse merges the lists by weighted reciprocal rank (one list: its own
 // order) and fills in each hit's ranks and calibration features.
 func (r *Retriever) fuse(q lexQuery, lists map[string]ranked, limit int) []Hit {
-	weights := map[string]float64{SourceLexical: 1, SourceDense: DenseWeight, SourceRouter: RouterWeight}
+	weights := map[string]float64{SourceLexical: 1, SourceDense: DenseWeight, SourceRouter: RouterWeight, sourceRun: 1}
 	if rl, ok := lists[SourceRouter]; ok && rl.named {
 		weights[SourceRouter] = NamedRouterWeight
 	}

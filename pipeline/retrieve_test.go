@@ -583,3 +583,26 @@ func TestUnwordedDense(t *testing.T) {
 		t.Errorf("fused: %v, want Matthew 7:7 or Luke 11:9 from the word vectors", ids(res))
 	}
 }
+
+// TestPhraseRunsFused: a question holding a rare run of a verse's words
+// ("a still small voice", "be still and know") finds that verse first.
+// Without the run the fusion put Genesis 50:20 and Romans 9:19 first: the
+// lexical index reads "still" and "know" as common words, and the word
+// vectors and the router outvoted it.
+func TestPhraseRunsFused(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, want := range map[string]corpus.VerseID{
+		"what is meant by a still small voice":   corpus.NewVerseID(11, 19, 12),
+		"where does it say to be still and know": corpus.NewVerseID(19, 46, 10),
+	} {
+		res, err := b.r.Search(b.ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHits(t, q, res)
+		if len(res.Hits) == 0 || res.Hits[0].Verse.ID != want {
+			t.Errorf("%q: %v, want %s first", q, ids(res), want)
+		}
+	}
+}
