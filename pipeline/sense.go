@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -48,8 +49,10 @@ type topicSense struct {
 	known bool
 	// physical: the Bible's sense of it is a thing.
 	physical bool
-	// text: the analysed terms of the topic's phrases and verses.
-	text map[string]bool
+	// text: the analysed terms of the topic's phrases and verses, as the
+	// lexical index's term ids, sorted (a worker keeps one for every
+	// topic questions reach: ids take a fraction of a map of strings).
+	text []int32
 	// own: the title's own terms.
 	own map[string]bool
 	// nouns: the WordNet noun lemmas of the title ("stock", "stocks").
@@ -93,24 +96,31 @@ func (s *senses) learn(title string) *topicSense {
 		return nil
 	}
 	an := s.r.lex.an
-	ts := &topicSense{text: map[string]bool{}, own: map[string]bool{}, nouns: map[string]bool{}}
+	ts := &topicSense{own: map[string]bool{}, nouns: map[string]bool{}}
+	add := func(t string) {
+		if id, ok := s.r.lex.terms[t]; ok {
+			ts.text = append(ts.text, id)
+		}
+	}
 	name := titleNames(title)[0]
 	an.terms(name, func(t string) { ts.own[t] = true })
 	read := 0
 	if !nr.topicText(title, func(phrase string, verses []corpus.VerseID) {
-		an.terms(phrase, func(t string) { ts.text[t] = true })
+		an.terms(phrase, add)
 		for _, v := range verses {
 			d, ok := s.r.lex.docIndex[v]
 			if !ok || read >= maxSenseVerses {
 				continue
 			}
 			read++
-			an.terms(s.r.verses[d].Text, func(t string) { ts.text[t] = true })
-			an.terms(s.r.web[d], func(t string) { ts.text[t] = true })
+			an.terms(s.r.verses[d].Text, add)
+			an.terms(s.r.web[d], add)
 		}
 	}) {
 		return nil
 	}
+	slices.Sort(ts.text)
+	ts.text = slices.Compact(ts.text)
 	// The title's noun senses; a title WordNet has only as a verb form
 	// ("DOUBTING") stands for the nouns derived from the verb ("doubt").
 	var nouns []wordnet.Lemma
@@ -146,11 +156,11 @@ func (s *senses) learn(title string) *topicSense {
 			sig := se.Gloss + " " + strings.Join(se.Synonyms, " ") + " " + strings.Join(se.Hypernyms, " ")
 			score, seen := 0.0, map[string]bool{}
 			an.terms(sig, func(t string) {
-				if seen[t] || ts.own[t] || !ts.text[t] {
+				if seen[t] || ts.own[t] {
 					return
 				}
 				seen[t] = true
-				if id, ok := s.r.lex.terms[t]; ok {
+				if id, ok := s.r.lex.terms[t]; ok && ts.has(id) {
 					score += s.r.lex.idf[id]
 				}
 			})
@@ -201,6 +211,12 @@ func (ts *topicSense) holdsTitle(r *Retriever, question string) bool {
 	return len(ts.own) > 0
 }
 
+// has reports whether the topic's text holds the term.
+func (ts *topicSense) has(id int32) bool {
+	_, ok := slices.BinarySearch(ts.text, id)
+	return ok
+}
+
 // outOfSetting reports whether a question naming the topic says nothing
 // of the Bible's setting of it: it has content words besides the title's
 // that the corpus knows, and the topic's text holds none of them.
@@ -212,11 +228,12 @@ func (ts *topicSense) outOfSetting(r *Retriever, question string) bool {
 			return
 		}
 		seen[t] = true
-		if _, ok := r.lex.terms[t]; !ok {
+		id, ok := r.lex.terms[t]
+		if !ok {
 			return
 		}
 		others++
-		if ts.text[t] {
+		if ts.has(id) {
 			shared++
 		}
 	})
