@@ -101,7 +101,7 @@ func (p *phraseIndex) runs(query string) []int32 {
 			if docs == nil {
 				docs = cands
 			}
-			docs = p.holding(docs, words[i:j])
+			docs = p.holding(docs, words[i:j], len(docs))
 			if len(docs) == 0 {
 				break
 			}
@@ -124,12 +124,15 @@ func (p *phraseIndex) runs(query string) []int32 {
 }
 
 // holding returns the documents of docs whose wording holds words in
-// order.
-func (p *phraseIndex) holding(docs []int32, words []string) []int32 {
+// order, or nil as soon as more than most do.
+func (p *phraseIndex) holding(docs []int32, words []string, most int) []int32 {
 	needle := " " + strings.Join(words, " ") + " "
 	var out []int32
 	for _, d := range docs {
 		if strings.Contains(p.lines[d], needle) {
+			if len(out) == most {
+				return nil
+			}
 			out = append(out, d)
 		}
 	}
@@ -146,7 +149,6 @@ func runWords(text string) []string {
 // find returns the verses whose wording holds words in order, or nil when
 // more than phraseMaxVerses do.
 func (p *phraseIndex) find(words []string) []int32 {
-	needle := " " + strings.Join(words, " ") + " "
 	// The verses holding every word, from the rarest word's.
 	byRarity := slices.Clone(words)
 	slices.SortFunc(byRarity, func(x, y string) int { return len(p.post[x]) - len(p.post[y]) })
@@ -157,16 +159,7 @@ func (p *phraseIndex) find(words []string) []int32 {
 		}
 		cands = intersect(cands, p.post[w])
 	}
-	var out []int32
-	for _, d := range cands {
-		if strings.Contains(p.lines[d], needle) {
-			if len(out) == phraseMaxVerses {
-				return nil
-			}
-			out = append(out, d)
-		}
-	}
-	return out
+	return p.holding(cands, words, phraseMaxVerses)
 }
 
 // intersect returns the documents in both ascending lists, in a new slice.

@@ -121,29 +121,7 @@ func (s *senses) learn(title string) *topicSense {
 	}
 	slices.Sort(ts.text)
 	ts.text = slices.Compact(ts.text)
-	// The title's noun senses; a title WordNet has only as a verb form
-	// ("DOUBTING") stands for the nouns derived from the verb ("doubt").
-	var nouns []wordnet.Lemma
-	lemmas := s.wn.Lookup(name)
-	for _, l := range lemmas {
-		if l.POS == wordnet.Noun {
-			nouns = append(nouns, l)
-		}
-	}
-	if len(nouns) == 0 {
-		for _, l := range lemmas {
-			for _, se := range l.Senses {
-				for _, d := range se.Derived {
-					for _, dl := range s.wn.Lookup(d) {
-						if dl.POS == wordnet.Noun && dl.Lemma == d && !ts.nouns[d] {
-							ts.nouns[d] = true
-							nouns = append(nouns, dl)
-						}
-					}
-				}
-			}
-		}
-	}
+	nouns := s.titleNouns(name)
 	var best *wordnet.Synset
 	bestScore := 0.0
 	for _, l := range nouns {
@@ -173,6 +151,40 @@ func (s *senses) learn(title string) *topicSense {
 	// or a husband is what the Bible teaches; the traps are things.
 	ts.physical = best != nil && s.wn.Physical(best) && best.LexFile != lexNounPerson
 	return ts
+}
+
+// titleNouns returns the noun lemmas of a topic's name; a name WordNet
+// has only as a verb form ("DOUBTING") stands for the nouns derived from
+// the verb ("doubt").
+func (s *senses) titleNouns(name string) []wordnet.Lemma {
+	var nouns []wordnet.Lemma
+	lemmas := s.wn.Lookup(name)
+	for _, l := range lemmas {
+		if l.POS == wordnet.Noun {
+			nouns = append(nouns, l)
+		}
+	}
+	if len(nouns) > 0 {
+		return nouns
+	}
+	var derived []string
+	for _, l := range lemmas {
+		for _, se := range l.Senses {
+			for _, d := range se.Derived {
+				if !slices.Contains(derived, d) {
+					derived = append(derived, d)
+				}
+			}
+		}
+	}
+	for _, d := range derived {
+		for _, l := range s.wn.Lookup(d) {
+			if l.POS == wordnet.Noun && l.Lemma == d {
+				nouns = append(nouns, l)
+			}
+		}
+	}
+	return nouns
 }
 
 // namedAsNoun reports whether the question holds the topic's word as a
