@@ -55,10 +55,11 @@ var (
 	// HoldoutSets are the held-out retrieval sets: holdout2 (2026-11-23)
 	// and holdout3 (2026-11-25, by another writer, stricter paraphrases).
 	HoldoutSets = []string{"holdout2", "holdout3"}
-	// heldOut adds the held-out ask sets: ask2 (2026-11-23) and ask3
+	// heldOut adds the held-out ask sets: ask2 (2026-11-23), ask3
 	// (2026-11-25, two other writers, more practical and decline
-	// questions, sense traps among them).
-	heldOut = append([]string{"ask2", "ask3"}, HoldoutSets...)
+	// questions, sense traps among them) and ask4 (2026-11-25, two more
+	// writers, the same kinds as ask3).
+	heldOut = append([]string{"ask2", "ask3", "ask4"}, HoldoutSets...)
 )
 
 // HeldOut reports whether a set's name or file ("holdout2",

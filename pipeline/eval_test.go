@@ -80,7 +80,7 @@ func TestHeldOut(t *testing.T) {
 			t.Errorf("%s: %d cases, %v; want at least 150", name, len(cases), err)
 		}
 	}
-	for _, name := range []string{"ask2", "ask3"} {
+	for _, name := range []string{"ask2", "ask3", "ask4"} {
 		f, err := os.Open("testdata/eval/" + name + ".jsonl")
 		if err != nil {
 			t.Fatal(err)
@@ -94,8 +94,9 @@ func TestHeldOut(t *testing.T) {
 	for set, want := range map[string]bool{
 		"holdout2": true, "holdout3": true, "ask2": true, "ask3": true,
 		"pipeline/testdata/eval/holdout3.jsonl": true, "pipeline/testdata/eval/ask2.jsonl": true,
-		"pipeline/testdata/eval/ask3.jsonl": true,
-		"search":                            false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
+		"pipeline/testdata/eval/ask3.jsonl": true, "pipeline/testdata/eval/ask4.jsonl": true,
+		"search": false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
+		"pipeline/testdata/eval/askdev4.jsonl":                                  false,
 		"tuning set (built-in ask.jsonl, the offline composer was tuned on it)": false,
 	} {
 		if got := pipeline.HeldOut(set); got != want {
