@@ -154,7 +154,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if len(hits) > n {
 		hits = hits[:n]
 	}
-	routed, err := a.route(ctx, query, max(n, maxRoutedVerses))
+	// A theme's verses are routed whole (themeReach), to be ordered by
+	// the question (Answerer.theme); a name's are read in Nave's order.
+	routed, err := a.route(ctx, query, themeReach)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -167,6 +169,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var themed []Routed
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
 		themed, routed = routed, nil
+	}
+	if len(routed) > max(n, maxRoutedVerses) {
+		routed = routed[:max(n, maxRoutedVerses)]
 	}
 	var hubs []HubFact
 	if fu.Subject == "" {
@@ -185,18 +190,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// The theme a question names decides two things the words cannot
 	// (sense.go): a thing named outside the Bible's setting ("feed my pet
 	// ferret") is declined, and an abstraction Nave's teaches under a
-	// section ("my anger") is answered from that section's verses even
-	// when no one verse holds the question's many words.
+	// section ("my anger") is answered from its sections' verses even
+	// when no one verse holds the question's many words. Those verses are
+	// candidates beside the search's also when the search found relevant
+	// ones: "how do i deal with fear" finds verses holding "fear", most of
+	// them of the fear of God.
 	teaching, trap := a.theme(query, themed, rv)
 	if trap || !answerable(query, relevant(res) || len(teaching) > 0, candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
-	}
-	if relevant(res) {
-		// The search found what the question asks: a theme's section is
-		// a list of instances to it, and the search speaks for it (see
-		// themed above).
-		teaching = nil
 	}
 	if hits, err = a.withRoutedVerses(ctx, hits, append(routed, teaching...)); err != nil {
 		return Answer{}, err

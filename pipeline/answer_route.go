@@ -43,10 +43,13 @@ func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed,
 // theme reads the theme topic a question names best (themed[0], not a
 // name: see Answer) with the Bible's sense of its word (sense.go). trap:
 // the topic is a thing, and the question names it outside the Bible's
-// setting and not as one of its figures. teaching: the topic is an abstraction, the question speaks of
-// it in the Bible's setting, and the best route is one of its teaching
-// sections; then they are those sections' verses, the ones holding more of
-// the question's words first (Nave's order breaks ties), to answer from.
+// setting and not as one of its figures. teaching: the topic is an
+// abstraction, the question speaks of it in the Bible's setting and holds
+// its title whole; then they are the verses of its teaching sections, in
+// order of the question (byQuestion), at most maxRoutedVerses. Which of
+// a theme's entries matched best says little (PRAYER's "Answer to,
+// exceeds petition" for "does he answer every prayer"): any of its
+// sections will do.
 func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teaching []Routed, trap bool) {
 	if len(themed) == 0 {
 		return nil, false
@@ -64,7 +67,7 @@ func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teach
 		figure := hasAnyPrefix(themed[0].Entry, naveFigures)
 		return nil, out && !figure && a.r.senses.namedAsNoun(ts, question)
 	}
-	if out || !themed[0].Section || !ts.holdsTitle(a.r, question) {
+	if out || !ts.holdsTitle(a.r, question) {
 		return nil, false
 	}
 	for _, r := range themed {
@@ -72,10 +75,41 @@ func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teach
 			teaching = append(teaching, r)
 		}
 	}
-	slices.SortStableFunc(teaching, func(x, y Routed) int {
-		return cmp.Compare(rv.evidence(y.Verse), rv.evidence(x.Verse))
+	teaching = a.byQuestion(question, teaching, rv)
+	return teaching[:min(len(teaching), maxRoutedVerses)], false
+}
+
+// likeness scores given verses by their likeness to a text: the cosine
+// of their SIF vectors (SIFIndex.Similarity).
+type likeness interface {
+	Similarity(text string, ids []corpus.VerseID) []float64
+}
+
+// byQuestion orders a theme's verses by the share of the question's
+// words each holds plus its likeness to the question (the dense source's
+// cosine, when it can score given verses; none for the OpenAI-compatible
+// embeddings), both in [0, 1] for a relevant verse and added unweighted.
+// Nave's lists them in book order ("FAITH: General scriptures concerning
+// 2Sa 22:31; Ps 2:12; …"), and a theme's verses seldom hold many of a
+// question's words: the likeness separates the many that hold its one.
+func (a *Answerer) byQuestion(question string, rs []Routed, rv *relevance) []Routed {
+	score := make(map[corpus.VerseID]float64, len(rs))
+	for _, r := range rs {
+		score[r.Verse] = rv.evidence(r.Verse)
+	}
+	if lk, ok := a.r.Dense.(likeness); ok {
+		ids := make([]corpus.VerseID, len(rs))
+		for i, r := range rs {
+			ids[i] = r.Verse
+		}
+		for i, s := range lk.Similarity(question, ids) {
+			score[ids[i]] += s
+		}
+	}
+	slices.SortStableFunc(rs, func(x, y Routed) int {
+		return cmp.Compare(score[y.Verse], score[x.Verse])
 	})
-	return teaching, false
+	return rs
 }
 
 // namesTopic reports whether the routes show the question naming a topic.

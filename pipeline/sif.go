@@ -51,7 +51,8 @@ type SIFIndex struct {
 	dims int
 	pc   []float32 // unit first principal component of the verse vectors
 	ids  []corpus.VerseID
-	mat  []float32 // len(ids) x dims, unit rows (zero rows for verses without known words)
+	rows map[corpus.VerseID]int32 // verse -> its row in mat
+	mat  []float32                // len(ids) x dims, unit rows (zero rows for verses without known words)
 
 	verses []store.IndexText
 	opt    SIFOptions
@@ -75,9 +76,11 @@ func NewSIFIndex(vecs *wordvec.Vectors, verses []store.IndexText, opt SIFOptions
 		x.a = DefaultSIFA
 	}
 	x.ids = make([]corpus.VerseID, len(verses))
+	x.rows = make(map[corpus.VerseID]int32, len(verses))
 	x.mat = make([]float32, len(verses)*x.dims)
 	for i, v := range verses {
 		x.ids[i] = v.ID
+		x.rows[v.ID] = int32(i)
 		text := v.Text
 		if !opt.NoWEB {
 			text += " " + v.WebText
@@ -181,6 +184,24 @@ func (x *SIFIndex) Search(ctx context.Context, query string, limit int) ([]Score
 		return nil, nil
 	}
 	return x.nearest(q, limit, nil), nil
+}
+
+// Similarity returns the cosine of query's vector to each of ids' verses,
+// in order: 0 for a verse not indexed or without known words, and for
+// every verse when none of query's words has a vector.
+func (x *SIFIndex) Similarity(query string, ids []corpus.VerseID) []float64 {
+	out := make([]float64, len(ids))
+	q := x.Embed(query)
+	if q == nil {
+		return out
+	}
+	d := x.dims
+	for i, id := range ids {
+		if row, ok := x.rows[id]; ok {
+			out[i] = float64(dot(q[:d], x.mat[int(row)*d:(int(row)+1)*d:(int(row)+1)*d]))
+		}
+	}
+	return out
 }
 
 // nearest ranks every verse by cosine to the unit vector q and keeps the

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -69,6 +70,22 @@ func TestSIFParaphrase(t *testing.T) {
 				t.Errorf("%q: not sorted at %d", q, i)
 			}
 		}
+	}
+	// Similarity scores given verses as Search ranks them all: the same
+	// cosine for a found verse, 0 for a verse the index does not hold and
+	// for every verse when the query has no known word.
+	q := "greed for money is the root of every kind of evil"
+	found, err := x.Search(ctx, q, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []corpus.VerseID{found[2].Verse, found[0].Verse, corpus.NewVerseID(99, 1, 1)}
+	sim := x.Similarity(q, ids)
+	if len(sim) != 3 || math.Abs(sim[0]-found[2].Score) > 1e-6 || math.Abs(sim[1]-found[0].Score) > 1e-6 || sim[2] != 0 {
+		t.Errorf("Similarity = %v, want %v, %v, 0", sim, found[2].Score, found[0].Score)
+	}
+	if sim := x.Similarity("xqzv 123 !!", ids); slices.ContainsFunc(sim, func(f float64) bool { return f != 0 }) {
+		t.Errorf("unknown words: Similarity = %v", sim)
 	}
 	// Nothing the vectors know: no verses and no error; limit 0: none.
 	if found, err := x.Search(ctx, "xqzv 123 !!", 10); err != nil || found != nil {

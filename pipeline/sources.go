@@ -17,6 +17,11 @@ import (
 // which join the candidates, and the sub-entries they are listed under
 // become the composer's sentences.
 const (
+	// themeReach is how many of the verses a question reaches through a
+	// theme an answer orders by the question before keeping
+	// maxRoutedVerses of them (Answerer.theme): most themes list fewer,
+	// GOD and JESUS, THE CHRIST more.
+	themeReach = 1000
 	// maxRoutedVerses is how many routed verses an answer considers.
 	maxRoutedVerses = 24
 	// minEvidence is the evidence (relevance.go) a candidate needs to be
