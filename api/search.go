@@ -9,7 +9,8 @@ type SearchResponse struct {
 	Embedder string `json:"embedder"`
 	// Confidence is the calibrated probability that the best result
 	// answers the query, comparable across queries; Weak is set when it is
-	// too low for the result to be trusted (or nothing was found).
+	// too low for the result to be trusted, nothing was found, or the query
+	// uses its topic's word in a sense the Bible does not (a sense trap).
 	Confidence float64        `json:"confidence"`
 	Weak       bool           `json:"weak"`
 	Results    []SearchResult `json:"results"`

@@ -42,8 +42,7 @@ func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed,
 
 // theme reads the theme topic a question names best (themed[0], not a
 // name: see Answer) with the Bible's sense of its word (sense.go). trap:
-// the topic is a thing, and the question names it outside the Bible's
-// setting and not as one of its figures. teaching: the topic is an
+// the question is a sense trap (senses.trap). teaching: the topic is an
 // abstraction, the question speaks of it in the Bible's setting and holds
 // its title whole; then they are the verses of its teaching sections, in
 // order of the question (byQuestion), at most maxRoutedVerses. Which of
@@ -58,16 +57,10 @@ func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teach
 	if ts == nil || !ts.known {
 		return nil, false
 	}
-	out := ts.outOfSetting(a.r, question)
 	if ts.physical {
-		// Only a question that names the thing can mean something else
-		// by it ("tired" reaches TIRE by its stem), and Nave's files the
-		// word's figures apart ("WAY / FIGURATIVE — Of holiness"): a
-		// question reaching one speaks of the figure, not the thing.
-		figure := hasAnyPrefix(themed[0].Entry, naveFigures)
-		return nil, out && !figure && a.r.senses.namedAsNoun(ts, question)
+		return nil, a.r.senses.trap(question, themed[0])
 	}
-	if out || !ts.holdsTitle(a.r, question) {
+	if ts.outOfSetting(a.r, question) || !ts.holdsTitle(a.r, question) {
 		return nil, false
 	}
 	for _, r := range themed {

@@ -52,7 +52,9 @@ type Results struct {
 	// 1 when the query quotes a verse word for word (phrase.go).
 	Confidence float64
 	// Weak is set when the best match is unlikely to answer the query:
-	// Confidence below WeakBelow, or nothing found.
+	// Confidence below WeakBelow, nothing found, or the query uses the
+	// word of the topic it reaches in a sense the Bible does not (a sense
+	// trap, sense.go: "which stocks should I buy").
 	Weak bool
 }
 
@@ -248,6 +250,9 @@ type ranked struct {
 	// unworded: the dense list of a query whose words no verse holds
 	// (see UnwordedDenseWeight).
 	unworded bool
+	// trap: the router's best topic is a theme whose word the query uses
+	// in a sense the Bible does not (senses.trap).
+	trap bool
 }
 
 // lexQuery is a query analysed for the lexical index.
@@ -314,6 +319,7 @@ func (r *Retriever) route(ctx context.Context, query string, n int) (ranked, err
 	}
 	var out ranked
 	out.named = len(rs) > 0 && rs[0].Score >= namedRouteScore && r.namesEntity(rs[0].Topic)
+	out.trap = len(rs) > 0 && !r.namesEntity(rs[0].Topic) && r.senses.trap(query, rs[0])
 	seen := map[int32]bool{}
 	for _, x := range rs {
 		if d, ok := r.lex.docIndex[x.Verse]; ok && !seen[d] {
@@ -422,7 +428,10 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 		// reference's passage is.
 		res.Confidence = 1
 	}
-	res.Weak = len(res.Hits) == 0 || res.Confidence < WeakBelow
+	// A sense trap's verses hold its words in another sense: the stocks
+	// of Acts 16:24 for "which stocks should I buy". Its confidence stays
+	// the model's, but the match is weak, as /ask declines it.
+	res.Weak = len(res.Hits) == 0 || res.Confidence < WeakBelow || lists[SourceRouter].trap && !quotes
 	return res, nil
 }
 

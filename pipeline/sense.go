@@ -153,6 +153,20 @@ func (s *senses) learn(title string) *topicSense {
 	return ts
 }
 
+// trap reports whether a question whose best route is best (a theme
+// topic) is a sense trap: the topic's word is a thing, the question names
+// it as a noun (not only a word sharing its stem: "tired" reaches TIRE, a
+// headdress), not as one of Nave's figures of it ("WAY / FIGURATIVE — Of
+// holiness"), and says nothing of the Bible's setting of it ("which stocks
+// should I buy"). Without WordNet (s nil) nothing is a trap.
+func (s *senses) trap(question string, best Routed) bool {
+	ts := s.topic(best.Topic)
+	if ts == nil || !ts.known || !ts.physical || hasAnyPrefix(best.Entry, naveFigures) {
+		return false
+	}
+	return ts.outOfSetting(s.r, question) && s.namedAsNoun(ts, question)
+}
+
 // titleNouns returns the noun lemmas of a topic's name; a name WordNet
 // has only as a verb form ("DOUBTING") stands for the nouns derived from
 // the verb ("doubt").

@@ -36,6 +36,31 @@ func TestTopicSense(t *testing.T) {
 	}
 }
 
+// TestSearchSenseTrapWeak: /search says a sense trap's best match is weak,
+// as /ask declines it, though its verses hold the query's words (the
+// stocks of Acts 16:24); a quotation of those verses and a thing in the
+// Bible's setting are not.
+func TestSearchSenseTrapWeak(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, weak := range map[string]bool{
+		"which stocks should I buy":                  true,
+		"What should I feed my pet ferret?":          true,
+		"When were the Dead Sea Scrolls discovered?": true,
+		"he put their feet fast in the stocks":       false,
+		"Why did Jesus curse the fig tree?":          false,
+		"How should I treat my enemies?":             false,
+	} {
+		res, err := b.r.Search(t.Context(), q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Weak != weak {
+			t.Errorf("%q: weak %v (confidence %.2f, %d hits), want %v", q, res.Weak, res.Confidence, len(res.Hits), weak)
+		}
+	}
+}
+
 // TestAnswerThemeSenses: a thing named outside the Bible's setting is
 // declined, and a long pastoral question naming an abstraction Nave's
 // teaches under a section is answered from that section, though no verse
