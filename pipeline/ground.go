@@ -148,11 +148,19 @@ func ground(d Draft, cands []Candidate, maxRefs int) (groundedDraft, error) {
 		named = append(named, refs...)
 	}
 
-	// Rule 2: keep what fits in maxRefs references.
+	// Rule 2: keep what fits in maxRefs references, the first cited
+	// first. A verse that did not fit may fit once a later one joins the
+	// kept: Matthew 5:3, cited after 5:5 but before 5:4, joins them as
+	// Matthew 5:3-5. So the pass repeats while it keeps more; a composer
+	// that cites a passage whose verses fit keeps them all.
 	var kept []corpus.VerseID
-	for _, id := range cited {
-		if len(groupAdjacent(append(slices.Clone(kept), id))) <= maxRefs {
-			kept = append(kept, id)
+	for more := true; more; {
+		more = false
+		for _, id := range cited {
+			if !slices.Contains(kept, id) && len(groupAdjacent(append(slices.Clone(kept), id))) <= maxRefs {
+				kept = append(kept, id)
+				more = true
+			}
 		}
 	}
 	if len(kept) == 0 {

@@ -122,6 +122,36 @@ func TestGround(t *testing.T) {
 	}
 }
 
+// TestGroundKeepsPassagesWhole: a passage whose verses are cited out of
+// order (Matthew 5:5, then 5:3, then 5:4) is kept whole when it fits, not
+// cut at the verse that did not fit when it came (the composer's "Naaman
+// (2 Kings 5:8-9)" beside 2 Kings 5:10-12 was refused so).
+func TestGroundKeepsPassagesWhole(t *testing.T) {
+	t.Parallel()
+	var cands []pipeline.Candidate
+	for i, v := range []struct {
+		id   corpus.VerseID
+		text string
+	}{
+		{corpus.NewVerseID(40, 5, 3), "Blessed are the poor in spirit: for theirs is the kingdom of heaven."},
+		{corpus.NewVerseID(40, 5, 4), "Blessed are they that mourn: for they shall be comforted."},
+		{corpus.NewVerseID(40, 5, 5), "Blessed are the meek: for they shall inherit the earth."},
+		{corpus.NewVerseID(19, 23, 1), "The LORD is my shepherd; I shall not want."},
+	} {
+		b, _ := corpus.BookByNumber(v.id.Book())
+		cands = append(cands, pipeline.Candidate{N: i + 1, Verse: corpus.Verse{ID: v.id, Book: b, Chapter: v.id.Chapter(), Number: v.id.Verse(), Text: v.text}})
+	}
+	d := pipeline.Draft{Answer: "The meek are blessed (Matthew 5:5), and the poor and the mourning (Matthew 5:3-4); the LORD is a shepherd (Psalms 23:1).",
+		Summary: "The meek are blessed (Matthew 5:5).", Citations: []int{3, 4, 1, 2}}
+	_, _, groups, err := pipeline.Ground(d, cands, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := refStrings(groups), []string{"Matthew 5:3-5", "Psalms 23:1"}; !slices.Equal(got, want) {
+		t.Errorf("references %v, want %v", got, want)
+	}
+}
+
 func TestExtractiveDeterministic(t *testing.T) {
 	t.Parallel()
 	q := pipeline.Question{Text: "Who cares for me?", Candidates: groundCands(), MaxRefs: 3}
