@@ -32,14 +32,8 @@ func (r naveRouter) Route(_ context.Context, query string, limit int) ([]pipelin
 func entry(t testing.TB, topic, phrase string, refs ...string) []pipeline.Routed {
 	t.Helper()
 	var out []pipeline.Routed
-	for _, s := range refs {
-		ref, err := corpus.ParseReference(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range ref.VerseIDs() {
-			out = append(out, pipeline.Routed{Verse: id, Score: 0.9, Topic: topic, Entry: phrase})
-		}
+	for _, id := range versesOf(t, refs...) {
+		out = append(out, pipeline.Routed{Verse: id, Score: 0.9, Topic: topic, Entry: phrase})
 	}
 	return out
 }

@@ -12,16 +12,22 @@ import (
 // groundCands are candidates as retrieval might return them: numbered from
 // 1, with two adjacent verses (Matthew 5:3 and 5:4).
 func groundCands() []pipeline.Candidate {
-	verses := []struct {
-		id   corpus.VerseID
-		text string
-	}{
-		{corpus.NewVerseID(43, 3, 16), "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."},
-		{corpus.NewVerseID(40, 5, 4), "Blessed are they that mourn: for they shall be comforted."},
-		{corpus.NewVerseID(60, 5, 7), "Casting all your care upon him; for he careth for you."},
-		{corpus.NewVerseID(40, 5, 3), "Blessed are the poor in spirit: for theirs is the kingdom of heaven."},
-		{corpus.NewVerseID(19, 23, 1), "The LORD is my shepherd; I shall not want."},
-	}
+	return candidatesOf(
+		verseText{corpus.NewVerseID(43, 3, 16), "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."},
+		verseText{corpus.NewVerseID(40, 5, 4), "Blessed are they that mourn: for they shall be comforted."},
+		verseText{corpus.NewVerseID(60, 5, 7), "Casting all your care upon him; for he careth for you."},
+		verseText{corpus.NewVerseID(40, 5, 3), "Blessed are the poor in spirit: for theirs is the kingdom of heaven."},
+		verseText{corpus.NewVerseID(19, 23, 1), "The LORD is my shepherd; I shall not want."},
+	)
+}
+
+type verseText struct {
+	id   corpus.VerseID
+	text string
+}
+
+// candidatesOf numbers verses as candidates from 1.
+func candidatesOf(verses ...verseText) []pipeline.Candidate {
 	out := make([]pipeline.Candidate, len(verses))
 	for i, v := range verses {
 		b, _ := corpus.BookByNumber(v.id.Book())
@@ -128,19 +134,12 @@ func TestGround(t *testing.T) {
 // (2 Kings 5:8-9)" beside 2 Kings 5:10-12 was refused so).
 func TestGroundKeepsPassagesWhole(t *testing.T) {
 	t.Parallel()
-	var cands []pipeline.Candidate
-	for i, v := range []struct {
-		id   corpus.VerseID
-		text string
-	}{
-		{corpus.NewVerseID(40, 5, 3), "Blessed are the poor in spirit: for theirs is the kingdom of heaven."},
-		{corpus.NewVerseID(40, 5, 4), "Blessed are they that mourn: for they shall be comforted."},
-		{corpus.NewVerseID(40, 5, 5), "Blessed are the meek: for they shall inherit the earth."},
-		{corpus.NewVerseID(19, 23, 1), "The LORD is my shepherd; I shall not want."},
-	} {
-		b, _ := corpus.BookByNumber(v.id.Book())
-		cands = append(cands, pipeline.Candidate{N: i + 1, Verse: corpus.Verse{ID: v.id, Book: b, Chapter: v.id.Chapter(), Number: v.id.Verse(), Text: v.text}})
-	}
+	cands := candidatesOf(
+		verseText{corpus.NewVerseID(40, 5, 3), "Blessed are the poor in spirit: for theirs is the kingdom of heaven."},
+		verseText{corpus.NewVerseID(40, 5, 4), "Blessed are they that mourn: for they shall be comforted."},
+		verseText{corpus.NewVerseID(40, 5, 5), "Blessed are the meek: for they shall inherit the earth."},
+		verseText{corpus.NewVerseID(19, 23, 1), "The LORD is my shepherd; I shall not want."},
+	)
 	d := pipeline.Draft{Answer: "The meek are blessed (Matthew 5:5), and the poor and the mourning (Matthew 5:3-4); the LORD is a shepherd (Psalms 23:1).",
 		Summary: "The meek are blessed (Matthew 5:5).", Citations: []int{3, 4, 1, 2}}
 	_, _, groups, err := pipeline.Ground(d, cands, 2)

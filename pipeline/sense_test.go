@@ -127,7 +127,7 @@ func TestAnswerThemeSenses(t *testing.T) {
 
 // versesOf returns the verses of references written as ParseReference
 // reads them.
-func versesOf(t *testing.T, refs ...string) []corpus.VerseID {
+func versesOf(t testing.TB, refs ...string) []corpus.VerseID {
 	t.Helper()
 	var ids []corpus.VerseID
 	for _, ref := range refs {
