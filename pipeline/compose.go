@@ -613,8 +613,11 @@ var (
 // its object. A phrase that starts with a preposition or a conjunction
 // cannot be joined to a subject this way and is left out (ok false).
 func (c *composition) phraseClause(subject, entry string) (clause, bool) {
+	if c.actedByParent(entry) {
+		return clause{}, false
+	}
 	words := phraseWords(entry)
-	if len(words) == 0 {
+	if len(words) == 0 || c.namesInstance(words) {
 		return clause{}, false
 	}
 	if prepositions[strings.ToLower(words[len(words)-1])] {
@@ -668,11 +671,46 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
+	if n := strings.TrimRight(first, "s"); strings.HasSuffix(n, "'") || strings.HasSuffix(n, "’") {
+		// "God's Dwelling Place": the possessive is its article.
+		return clause{kind: clauseTopic, text: strings.Join(words, " ")}, true
+	}
 	if len(words) > 1 && startsUpper(words[1]) {
 		// "Holy Spirit given to the apostles": a name stays as it is.
 		return clause{kind: clauseTopic, text: "the " + strings.Join(words, " ")}, true
 	}
 	return clause{kind: clauseTopic, text: "the " + c.lowerFirst(words)}, true
+}
+
+// actedByParent reports whether a sub-entry's phrase says something of
+// its one-word parent rather than of the topic: the parent is a noun
+// (JESUS' "PROPHET — Foretold things to come", MIRACLES' "Elijah — Brings
+// fire down upon Ahaziah's army") or the actor of the verb the phrase
+// opens with ("Paul — Heals a cripple"). Joined as phraseWords joins a
+// verb's "Called — Day of Pentecost", they would read "was prophet
+// Foretold things to come"; said of the topic alone, "healed a cripple"
+// would name the wrong actor. Such a phrase is left out.
+func (c *composition) actedByParent(entry string) bool {
+	parent, own, ok := strings.Cut(entry, " — ")
+	parent = strings.ToLower(strings.TrimSpace(parent))
+	if !ok || strings.Contains(own, " — ") || strings.Contains(parent, " ") {
+		return false
+	}
+	g := c.gram
+	if g.isNoun(parent) && !g.isPast(parent) {
+		return true
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(own), " ")
+	return g.verbBase(strings.ToLower(first)) != ""
+}
+
+// namesInstance reports whether a sub-entry is a lone name (HOLY SPIRIT's
+// "INSPIRATION OF — Jephthah", JUDGE's "9. Jephthah"): an instance of its
+// heading or list, which says nothing of the topic in a clause of its own
+// ("Scripture tells of the jephthah"). A name is a word WordNet does not
+// have.
+func (c *composition) namesInstance(words []string) bool {
+	return len(words) == 1 && c.gram != nil && len(c.gram.wn.Lookup(strings.ToLower(words[0]))) == 0
 }
 
 // phraseWords cleans a Nave's phrase into words: its first part before a

@@ -25,6 +25,35 @@ func TestPhraseClauseVerbs(t *testing.T) {
 	}
 }
 
+// TestPhraseClauseParentActs: a sub-entry whose one-word parent is a noun
+// or the actor of its verb says nothing the composer can say of the
+// topic, and is left out; a verb ("Called") still leads its child.
+func TestPhraseClauseParentActs(t *testing.T) {
+	t.Parallel()
+	c := newComposition(Question{})
+	if c.gram == nil {
+		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
+	}
+	for _, tt := range []struct{ subject, entry, want string }{
+		{"Miracles", "Paul — Heals a cripple", ""},
+		{"Jesus", "PROPHET — Reveals God", ""},
+		{"Jesus", "PROPHET — Foretold things to come", ""},
+		{"Miracles", "Elijah — Brings fire down upon Ahaziah's army", ""},
+		{"Pentecost", "Called — Feast of Weeks", "was called Feast of Weeks"},
+		{"David", "King of Israel — A shepherd", "was a shepherd"},
+		// A lone name is an instance of its heading or list.
+		{"Holy Spirit", "INSPIRATION OF — Jephthah", ""},
+		{"Judge", "9. Jephthah", ""},
+		// A possessive is its own article.
+		{"Heaven", "GOD'S DWELLING PLACE", "God's Dwelling Place"},
+	} {
+		cl, ok := c.phraseClause(tt.subject, tt.entry)
+		if got := cl.text; ok != (tt.want != "") || got != tt.want {
+			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, got, ok, tt.want)
+		}
+	}
+}
+
 // A topic named as a label keeps its whole title: an inverted title's
 // tail is part of the name ("AGE, OLD" is not AGE), ", THE" is not.
 func TestTopicLabel(t *testing.T) {
