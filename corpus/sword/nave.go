@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -139,12 +140,29 @@ var numbered = regexp.MustCompile(`^\d+\.\s`)
 // unlinkedRef finds references left as text: "with 1:6-18", "Ge 14:18".
 var unlinkedRef = regexp.MustCompile(`(?:\bwith\s+)?(?:\b[1-3]?[A-Z][a-z]*\.?\s+)?\b\d+:\d+(?:\s*[-,]\s*\d+)*`)
 
+// naveLink is a Scripture link of a line, as relative references after it
+// need it: "Ru 1:16,17; with 1:6-18" means Ruth 1:6-18.
+type naveLink struct {
+	book    int              // its book's number
+	text    string           // its text ("Micah 2")
+	span    corpus.VerseSpan // what it links
+	chapter bool             // its text names no verse ("Micah 2", "Obadiah 1")
+	broken  string           // the osisRef, when it names no KJV verse
+}
+
+// postText is a text segment after a Scripture link, and that link.
+type postText struct {
+	text  string
+	after *naveLink
+}
+
 // naveLine is one line of an entry while it is read: an <lb/> line or an
 // <item>.
 type naveLine struct {
 	item    bool
 	pre     strings.Builder // text before the first Scripture link
-	post    []string        // text segments after one
+	post    []postText      // text segments after one
+	last    *naveLink       // the latest Scripture link
 	linked  bool            // a Scripture link was seen
 	verses  []corpus.VerseSpan
 	see     []string
@@ -176,21 +194,46 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 			return
 		}
 		phrase := strings.TrimPrefix(strings.TrimSpace(collapse(l.pre.String())), "→")
-		for _, seg := range l.post {
+		book := 0 // the book a reference without one is in
+		for _, p := range l.post {
+			seg := p.text
+			if p.after != nil {
+				book = p.after.book
+				seg = l.mended(p.after, seg)
+			}
 			for _, m := range unlinkedRef.FindAllString(seg, -1) {
-				issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
+				spans, b, ok := textReference(m, book)
+				if !ok {
+					issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
+					continue
+				}
+				book = b
+				for _, sp := range spans {
+					if !slices.Contains(l.verses, sp) {
+						l.verses = append(l.verses, sp)
+					}
+				}
 			}
 			seg = unlinkedRef.ReplaceAllString(seg, "")
 			if strings.IndexFunc(seg, unicode.IsLetter) >= 0 {
 				phrase += " " + seg
 			}
 		}
-		phrase = cleanPhrase(phrase)
 		if !l.linked {
-			for _, m := range unlinkedRef.FindAllString(phrase, -1) {
-				issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
-			}
+			// A line with no link may still give its references as text
+			// with their book ("By Herod Agrippa II Ac 26:2,3").
+			phrase = unlinkedRef.ReplaceAllStringFunc(phrase, func(m string) string {
+				spans, _, ok := textReference(m, 0)
+				if !ok {
+					issues.Unlinked = append(issues.Unlinked, t.Title+": "+strings.TrimSpace(m))
+					return m
+				}
+				l.verses = append(l.verses, spans...)
+				l.linked = true // an entry, not a heading
+				return ""
+			})
 		}
+		phrase = cleanPhrase(phrase)
 		for _, s := range l.skipped {
 			issues.Unreadable = append(issues.Unreadable, t.Title+": "+s)
 		}
@@ -263,7 +306,7 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 		}
 		l := line(false)
 		if l.linked {
-			l.post = append(l.post, s)
+			l.post = append(l.post, postText{s, l.last})
 		} else {
 			l.pre.WriteString(s)
 		}
@@ -285,7 +328,7 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 					l.see = append(l.see, target)
 				}
 				if l.linked {
-					l.post = append(l.post, html.UnescapeString(inner))
+					l.post = append(l.post, postText{html.UnescapeString(inner), l.last})
 				} else {
 					l.pre.WriteString(html.UnescapeString(inner))
 				}
@@ -312,12 +355,15 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 				first, last, ok := parseOSISRange(ref)
 				if !ok {
 					l.skipped = append(l.skipped, ref)
+					l.last = &naveLink{text: html.UnescapeString(inner), broken: ref}
 					continue
 				}
 				span := corpus.VerseSpan{First: first, Last: last}
 				if !slices.Contains(l.verses, span) {
 					l.verses = append(l.verses, span)
 				}
+				l.last = &naveLink{book: first.Book(), text: html.UnescapeString(inner), span: span,
+					chapter: len(refs) == 1 && !strings.Contains(inner, ":")}
 			}
 			continue
 		}
@@ -357,4 +403,80 @@ func cleanPhrase(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(";,:-–—", r)
 	})
+}
+
+// textReference reads a reference Nave left as text after a link: "with
+// 1:6-18" and "9:41,42" are in the book of the reference before them
+// (book), "2Ki 14:26,27" names its own. spans are its verses, b its book;
+// ok is false when it names no KJV verse or no book is known.
+func textReference(ref string, book int) (spans []corpus.VerseSpan, b int, ok bool) {
+	m := textRef.FindStringSubmatch(strings.TrimSpace(ref))
+	if m == nil {
+		return nil, 0, false
+	}
+	b = book
+	if m[1] != "" {
+		bk, ok := corpus.LookupBook(m[1])
+		if !ok {
+			return nil, 0, false
+		}
+		b = bk.Number
+	}
+	ch, err := strconv.Atoi(m[2])
+	if b == 0 || err != nil {
+		return nil, 0, false
+	}
+	for _, part := range strings.Split(m[3], ",") {
+		from, to, isRange := strings.Cut(part, "-")
+		v1, err1 := strconv.Atoi(strings.TrimSpace(from))
+		v2, err2 := v1, error(nil)
+		if isRange {
+			v2, err2 = strconv.Atoi(strings.TrimSpace(to))
+		}
+		first, last := corpus.NewVerseID(b, ch, v1), corpus.NewVerseID(b, ch, v2)
+		if err1 != nil || err2 != nil || !first.Valid() || !last.Valid() || first > last {
+			return nil, 0, false
+		}
+		spans = append(spans, corpus.VerseSpan{First: first, Last: last})
+	}
+	return spans, b, true
+}
+
+// textRef splits a reference left as text: book (optional), chapter, and
+// a list of verses and ranges.
+var textRef = regexp.MustCompile(`^(?:with\s+)?(?:([1-3]?[A-Z][a-z]*)\.?\s+)?(\d+):(\d+(?:\s*[-,]\s*\d+)*)$`)
+
+// mendedName finds the start of a numbered book's reference whose number
+// Nave's module took into the link before it: "Son of <ref
+// osisRef="Mic.2">Micah 2</ref>Ch 34:20" is "Son of Micah, 2Ch 34:20".
+var mendedName = regexp.MustCompile(`^([A-Z][a-z]*)\.?\s+\d+:\d+`)
+
+// mended returns the segment after link lk with the reference the module
+// broke mended ("Micah 2Ch 34:20"), and drops what it linked instead (a
+// chapter, Obadiah 1:1, or a book outside the 66: "Azariah 2" as
+// PrAzar.1.2), when lk's text names no verse but ends in a book number
+// and the segment opens with the rest of a numbered book's reference;
+// else seg as it is.
+func (l *naveLine) mended(lk *naveLink, seg string) string {
+	name, num, ok := strings.Cut(lk.text, " ")
+	if !lk.chapter && lk.broken == "" || !ok || len(num) != 1 || num < "1" || num > "3" {
+		return seg
+	}
+	m := mendedName.FindStringSubmatch(seg)
+	if m == nil {
+		return seg
+	}
+	if _, ok := corpus.LookupBook(num + m[1]); !ok {
+		return seg
+	}
+	if lk.broken != "" {
+		// "<ref osisRef="PrAzar.1.2">Azariah 2</ref>Ki 15:5"
+		if i := slices.Index(l.skipped, lk.broken); i >= 0 {
+			l.skipped = slices.Delete(l.skipped, i, i+1)
+		}
+	} else {
+		l.verses = slices.DeleteFunc(l.verses, func(s corpus.VerseSpan) bool { return s == lk.span })
+	}
+	lk.chapter, lk.broken = false, "" // mended once
+	return name + " " + num + seg
 }
