@@ -657,7 +657,7 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		}
 		return clause{kind: clauseTopic, text: possessive(subject) + " " + rest}, true
 	case g.verbBase(first) != "" && lw(1) != "of":
-		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), rest)}, true
+		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), g.inPast(rest))}, true
 	case g.isPast(first) && !g.isNoun(first):
 		// "Born in Bethlehem", "Forbidden to be used as a title": a
 		// participle says what was done to the subject.
@@ -667,6 +667,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true
 	case g.isAdverb(first) && g.isPast(lw(1)) && !g.isNoun(lw(1)) && (lw(2) == "by" || len(words) > 2 && startsUpper(words[2])):
 		// "Also called Saul" → "was also called Saul".
+		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+	case first == "not" && len(words) > 1:
+		// MILLSTONE's "Not to be taken as a pledge".
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
@@ -851,6 +854,42 @@ func joinWords(head, rest string) string {
 	}
 	return head + " " + rest
 }
+
+// inPast puts the rest of a phrase whose first verb was put in the past
+// in the past too: Nave's narrates in the present ("Escapes to the
+// wilderness, where he is miraculously fed by ravens", "Returns and sends
+// a message to Ahab"). A verb is changed only where a clause goes on
+// (after "and", "but", "then", or a pronoun) and only when WordNet has
+// the word as a verb and not as a noun: "offers sacrifices and gifts"
+// keeps its gifts.
+func (g *grammar) inPast(rest string) string {
+	if g == nil || rest == "" {
+		return rest
+	}
+	words := strings.Fields(rest)
+	for i := 1; i < len(words); i++ {
+		prev := strings.ToLower(words[i-1])
+		w := words[i]
+		if w != strings.ToLower(w) || !clauseGoesOn[prev] {
+			continue
+		}
+		switch {
+		case w == "is" && prev != "and":
+			words[i] = "was"
+		case w == "are" && prev != "and":
+			words[i] = "were"
+		default:
+			if base := g.verbBase(w); base != "" && !g.isNoun(base) && !g.isNoun(w) {
+				words[i] = g.pastTense(base)
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// clauseGoesOn are the words after which a narrating phrase's next verb
+// stands: a conjunction or a subject pronoun.
+var clauseGoesOn = map[string]bool{"and": true, "but": true, "then": true, "he": true, "she": true, "it": true, "they": true, "who": true}
 
 // possessive is "Ruth's", "Moses'".
 func possessive(name string) string {

@@ -17,6 +17,13 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Ruth", "Goes to Bethlehem", "went to Bethlehem"},
 		{"Peter", "Ran to the sepulchre", "ran to the sepulchre"},
 		{"Paul", "Also called Saul", "was also called Saul"},
+		// The rest of a narrating phrase follows its first verb.
+		{"Elijah", "Escapes to the wilderness, where he is miraculously fed by ravens", "escaped to the wilderness, where he was miraculously fed by ravens"},
+		{"Elijah", "Returns and sends a message to Ahab", "returned and sent a message to Ahab"},
+		{"Elijah", "Meets Ahab and directs him to assemble the prophets of Baal", "met Ahab and directed him to assemble the prophets of Baal"},
+		{"Millstone", "Not to be taken as a pledge", "was not to be taken as a pledge"},
+		// A noun after "and" stays.
+		{"Aaron", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
 	} {
 		cl, ok := c.phraseClause(tt.subject, tt.entry)
 		if !ok || cl.text != tt.want {
