@@ -79,6 +79,14 @@ type Synset struct {
 	// lexnames(5WN)).
 	LexFile  uint8
 	pointers []pointer
+	frames   []frame
+}
+
+// frame is a verb frame of a synset: frames(5WN)'s number (1 "Something
+// ----s", 8 "Somebody ----s something", ...) and the word it holds for
+// (1-based; 0: every word).
+type frame struct {
+	num, word uint8
 }
 
 // pointer is one relation from a synset (or one of its words) to another.
@@ -102,6 +110,10 @@ type Sense struct {
 	// Hypernyms are the words of the synset's hypernyms and instance
 	// hypernyms (pointers "@" and "@i").
 	Hypernyms []string
+	// Frames are a verb sense's sentence frames for the lemma, by
+	// frames(5WN)'s numbers: 2 is "Somebody ----s", 8 "Somebody ----s
+	// something".
+	Frames []int
 }
 
 // Lemma is one lemma in one part of speech with its senses, most frequent
@@ -247,6 +259,26 @@ func (w *WordNet) readData(path string, p POS) error {
 			s.pointers = append(s.pointers, pointer{symbol: f[i], target: synsetKey{tp, uint32(toff)},
 				src: uint8(st >> 8), dst: uint8(st)})
 			i += 4
+		}
+		if p == Verb && i < len(f) {
+			// f_cnt, then "+ f_num w_num(hex)" per frame.
+			nf, err := strconv.Atoi(f[i])
+			if err != nil {
+				return fmt.Errorf("synset %s frame count %q", f[0], f[i])
+			}
+			i++
+			for range nf {
+				if i+2 >= len(f) || f[i] != "+" {
+					return fmt.Errorf("synset %s: frames run past the line", f[0])
+				}
+				num, err1 := strconv.ParseUint(f[i+1], 10, 8)
+				word, err2 := strconv.ParseUint(f[i+2], 16, 8)
+				if err1 != nil || err2 != nil {
+					return fmt.Errorf("synset %s frame %q %q", f[0], f[i+1], f[i+2])
+				}
+				s.frames = append(s.frames, frame{uint8(num), uint8(word)})
+				i += 3
+			}
 		}
 		k := synsetKey{p, s.Offset}
 		if _, dup := w.synsets[k]; dup {
@@ -425,6 +457,11 @@ func (w *WordNet) sense(lemma string, s *Synset) Sense {
 			}
 		case "@", "@i":
 			se.Hypernyms = appendTargets(se.Hypernyms, t, 0)
+		}
+	}
+	for _, fr := range s.frames {
+		if (fr.word == 0 || int(fr.word) == self) && !slices.Contains(se.Frames, int(fr.num)) {
+			se.Frames = append(se.Frames, int(fr.num))
 		}
 	}
 	return se

@@ -86,6 +86,36 @@ func TestDerivedAndVerbs(t *testing.T) {
 	}
 }
 
+// TestVerbFrames: a verb sense carries its sentence frames, the
+// synset's and those for its own word: "assign" (sense 1) takes an
+// object, "return" (sense 1, "go or come back") stands alone.
+func TestVerbFrames(t *testing.T) {
+	t.Parallel()
+	w := open(t)
+	frames := func(lemma string) []int {
+		for _, l := range w.Lookup(lemma) {
+			if l.POS == Verb && len(l.Senses) > 0 {
+				return l.Senses[0].Frames
+			}
+		}
+		t.Fatalf("no verb %q", lemma)
+		return nil
+	}
+	if f := frames("assign"); !slices.Contains(f, 15) || slices.Contains(f, 2) {
+		t.Errorf("assign frames %v, want 15 (Somebody ----s something to somebody) and not 2", f)
+	}
+	if f := frames("return"); !slices.Contains(f, 2) {
+		t.Errorf("return frames %v, want 2 (Somebody ----s)", f)
+	}
+	for _, l := range w.Lookup("sorrow") {
+		for _, se := range l.Senses {
+			if l.POS != Verb && len(se.Frames) > 0 {
+				t.Errorf("sorrow (%v) has frames %v: only verbs do", l.POS, se.Frames)
+			}
+		}
+	}
+}
+
 // TestExceptions: irregular forms come from the *.exc lists.
 func TestExceptions(t *testing.T) {
 	t.Parallel()
