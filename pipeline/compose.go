@@ -211,7 +211,7 @@ func (c *composition) factSentences(facts []Fact, theme bool) []string {
 		clauses := c.topicClauses(subject, facts[i:j], theme)
 		i = j
 		topics++
-		out = append(out, joinClauses(subject, clauses)...)
+		out = append(out, joinClauses(subject, c.gram.plural(subject), clauses)...)
 		if len(out) > 1 {
 			break
 		}
@@ -520,7 +520,7 @@ type clause struct {
 // one ("Melchizedek was king of Salem (Genesis 14:18-20) and a priest …"),
 // the topics in another ("Scripture tells of the institution of Pentecost
 // (Exodus 23:16) and of …").
-func joinClauses(subject string, clauses []clause) []string {
+func joinClauses(subject string, plural bool, clauses []clause) []string {
 	// The sentence with more clauses comes first (the predicates on a
 	// tie), so that the answer, and the summary that is its first
 	// sentence, opens with what says most: "What happened at Pentecost?"
@@ -557,6 +557,10 @@ func joinClauses(subject string, clauses []clause) []string {
 			}
 			prevHead = head
 			prevWas = strings.HasPrefix(cl.text, "was ")
+			if plural && strings.HasPrefix(text, "was ") {
+				// "Birds were appointed for food".
+				text = "were " + strings.TrimPrefix(text, "was ")
+			}
 			if kind == clauseTopic && len(parts) > 0 {
 				text = "of " + text
 			}
@@ -644,7 +648,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	}
 	rest := strings.Join(words[1:], " ")
 	switch {
-	case prepositions[first] || conjunctions[first]:
+	case prepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
+		// BIRDS' "What species were unclean" is a question Nave's
+		// answers with verses, no clause of its subject.
 		return clause{}, false
 	case articles[first]:
 		if person(1, 4) {
@@ -661,7 +667,8 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case g.isPast(first) && !g.isNoun(first):
 		// "Born in Bethlehem", "Forbidden to be used as a title": a
 		// participle says what was done to the subject.
-		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] {
+		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] ||
+			prepositions[lw(1)] && g.objectOnly(first) {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true
 		}
 		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true

@@ -22,6 +22,11 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Elijah", "Returns and sends a message to Ahab", "returned and sent a message to Ahab"},
 		{"Elijah", "Meets Ahab and directs him to assemble the prophets of Baal", "met Ahab and directed him to assemble the prophets of Baal"},
 		{"Millstone", "Not to be taken as a pledge", "was not to be taken as a pledge"},
+		// A verb that always takes an object, followed by a preposition,
+		// is passive (WordNet's frames); one that can stand alone is not.
+		{"Daberath", "Assigned to the Levites", "was assigned to the Levites"},
+		{"Hunting", "Authorized in the Mosaic law", "was authorized in the Mosaic law"},
+		{"Jacob", "Returned to Canaan", "returned to Canaan"},
 		// A noun after "and" stays.
 		{"Aaron", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
 	} {
@@ -50,6 +55,7 @@ func TestPhraseClauseParentActs(t *testing.T) {
 		{"David", "King of Israel — A shepherd", "was a shepherd"},
 		// A lone name is an instance of its heading or list.
 		{"Holy Spirit", "INSPIRATION OF — Jephthah", ""},
+		{"Birds", "What species were unclean", ""},
 		{"Judge", "9. Jephthah", ""},
 		// A possessive is its own article.
 		{"Heaven", "GOD'S DWELLING PLACE", "God's Dwelling Place"},
@@ -58,6 +64,27 @@ func TestPhraseClauseParentActs(t *testing.T) {
 		if got := cl.text; ok != (tt.want != "") || got != tt.want {
 			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, got, ok, tt.want)
 		}
+	}
+}
+
+// TestPlural: a subject whose head is a plural noun takes "were".
+func TestPlural(t *testing.T) {
+	t.Parallel()
+	g := newComposition(Question{}).gram
+	if g == nil {
+		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
+	}
+	for subject, want := range map[string]bool{
+		"Birds": true, "Angels": true, "Tithes": true,
+		"Moses": false, "Jesus": false, "Riches": false, "Mount of Olives": false, "Feast of Weeks": false, "Ruth": false,
+	} {
+		if got := g.plural(subject); got != want {
+			t.Errorf("plural(%q) = %v, want %v", subject, got, want)
+		}
+	}
+	got := joinClauses("Birds", true, []clause{{kind: clausePredicate, text: "was appointed for food", ref: "Deuteronomy 14:11"}})
+	if want := "Birds were appointed for food (Deuteronomy 14:11)."; len(got) != 1 || got[0] != want {
+		t.Errorf("joinClauses: %q, want %q", got, want)
 	}
 }
 

@@ -71,6 +71,65 @@ func (g *grammar) isAdverb(w string) bool {
 	return g != nil && g.wn.Has(w, wordnet.Adv) && !g.wn.Has(w, wordnet.Noun) && !g.wn.Has(w, wordnet.Verb) && !g.wn.Has(w, wordnet.Adj)
 }
 
+// objectOnly reports whether the regular past form w ("assigned",
+// "authorized") is of a verb every sense of which takes a direct object
+// in WordNet's sentence frames: then a phrase opening with it and going on
+// with a preposition ("Assigned to the Levites") is passive, the object
+// being the subject; a verb that can stand alone ("Returned to
+// Jerusalem", frame 2 "Somebody ----s") is not.
+func (g *grammar) objectOnly(w string) bool {
+	if g == nil || !strings.HasSuffix(w, "ed") {
+		return false
+	}
+	for _, base := range []string{strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "ied") + "y", w[:max(0, len(w)-3)]} {
+		if !g.isVerb(base) {
+			continue
+		}
+		frames := 0
+		for _, l := range g.wn.Lookup(base) {
+			if l.POS != wordnet.Verb || l.Lemma != base {
+				continue
+			}
+			for _, se := range l.Senses {
+				for _, f := range se.Frames {
+					frames++
+					if !objectFrames[f] {
+						return false
+					}
+				}
+			}
+		}
+		return frames > 0
+	}
+	return false
+}
+
+// objectFrames are the frames(5WN) with a direct object: "Somebody ----s
+// something" (8), "Somebody ----s somebody" (9), "Somebody ----s something
+// to somebody" (15) and the like.
+var objectFrames = map[int]bool{5: true, 8: true, 9: true, 10: true, 11: true, 14: true, 15: true, 16: true,
+	17: true, 18: true, 19: true, 20: true, 21: true, 24: true, 25: true, 30: true, 31: true}
+
+// plural reports whether a subject's head (its last word, before any
+// "of") is a plural noun: a form
+// WordNet reads as a noun whose base form differs ("Birds", "Angels"),
+// and not itself a noun lemma ("Moses", "News").
+func (g *grammar) plural(subject string) bool {
+	if g == nil {
+		return false
+	}
+	head, _, _ := strings.Cut(strings.ToLower(subject), " of ") // "Mount of Olives"
+	words := strings.Fields(head)
+	if len(words) == 0 {
+		return false
+	}
+	w := words[len(words)-1]
+	if g.wn.Has(w, wordnet.Noun) || !strings.HasSuffix(w, "s") {
+		return false
+	}
+	return g.isNoun(strings.TrimSuffix(w, "s")) || g.isNoun(strings.TrimSuffix(w, "es")) || g.isNoun(strings.TrimSuffix(w, "ies")+"y")
+}
+
 // isVerb reports whether the lower-case word is a verb's base form.
 func (g *grammar) isVerb(w string) bool { return g != nil && g.wn.Has(w, wordnet.Verb) }
 
