@@ -11,6 +11,7 @@ import (
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store/storetest"
 )
 
 // naveRouter is a test double of the TopicRouter contract (route.go) over
@@ -32,7 +33,7 @@ func (r naveRouter) Route(_ context.Context, query string, limit int) ([]pipelin
 func entry(t testing.TB, topic, phrase string, refs ...string) []pipeline.Routed {
 	t.Helper()
 	var out []pipeline.Routed
-	for _, id := range versesOf(t, refs...) {
+	for _, id := range storetest.Verses(t, refs...) {
 		out = append(out, pipeline.Routed{Verse: id, Score: 0.9, Topic: topic, Entry: phrase})
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
+	"github.com/selahdev/selah/store/storetest"
 )
 
 // TestTopicSense: the Bible's sense of a topic's word is read off Nave's
@@ -70,13 +71,13 @@ func TestAnswerThemeSenses(t *testing.T) {
 	b := setup(t)
 	a := pipeline.NewAnswerer(b.st, b.r, nil)
 	// Verses Nave's lists under ANGER's "General scriptures concerning".
-	anger := versesOf(t, "Proverbs 14:29", "Proverbs 15:1", "Proverbs 16:32", "Proverbs 29:11", "Ecclesiastes 7:9",
+	anger := storetest.Verses(t, "Proverbs 14:29", "Proverbs 15:1", "Proverbs 16:32", "Proverbs 29:11", "Ecclesiastes 7:9",
 		"Ephesians 4:26", "Ephesians 4:31", "James 1:19", "James 1:20", "Colossians 3:8", "Proverbs 19:11")
 	// What a teacher cites for marriage and for prayer's answer; the
 	// verses holding "marriage" that search ranks first (1 Timothy 3:2,
 	// 1 Corinthians 7:38) are about bishops and virgins.
-	marriage := versesOf(t, "Genesis 2:24", "Matthew 19:4-6", "Mark 10:6-9", "Ephesians 5:31", "Hebrews 13:4")
-	prayer := versesOf(t, "Matthew 7:7-11", "Philippians 4:6", "James 5:16", "1 John 5:14-15", "John 14:13-14")
+	marriage := storetest.Verses(t, "Genesis 2:24", "Matthew 19:4-6", "Mark 10:6-9", "Ephesians 5:31", "Hebrews 13:4")
+	prayer := storetest.Verses(t, "Matthew 7:7-11", "Philippians 4:6", "James 5:16", "1 John 5:14-15", "John 14:13-14")
 	for _, tt := range []struct {
 		q       string
 		decline bool
@@ -123,19 +124,4 @@ func TestAnswerThemeSenses(t *testing.T) {
 			t.Errorf("cites none of its theme's teaching: %+v", ans.References)
 		})
 	}
-}
-
-// versesOf returns the verses of references written as ParseReference
-// reads them.
-func versesOf(t testing.TB, refs ...string) []corpus.VerseID {
-	t.Helper()
-	var ids []corpus.VerseID
-	for _, ref := range refs {
-		r, err := corpus.ParseReference(ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, r.VerseIDs()...)
-	}
-	return ids
 }

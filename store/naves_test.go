@@ -191,17 +191,6 @@ func TestNaveMatchesDiatheke(t *testing.T) {
 		"PRAYER": {"Job 42:12", "Matthew 26:45-75", "2 Kings 20:11", "2 Chronicles 15:1-15"},
 	}
 	mended := map[string][]string{"PRAYER": {"Isaiah 2"}}
-	refVerses := func(refs []string) []corpus.VerseID {
-		var ids []corpus.VerseID
-		for _, ref := range refs {
-			r, err := corpus.ParseReference(ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, r.VerseIDs()...)
-		}
-		return ids
-	}
 	for _, key := range []string{"MELCHIZEDEK", "PENTECOST", "RUTH", "ANXIETY", "CARE", "AARON", "FAITH", "PRAYER", "OLIVES, MOUNT OF"} {
 		t.Run(key, func(t *testing.T) {
 			diathekeMu.Lock() // one diatheke at a time on a shared machine
@@ -219,10 +208,10 @@ func TestNaveMatchesDiatheke(t *testing.T) {
 					want[id] = true
 				}
 			}
-			for _, id := range refVerses(mended[key]) {
+			for _, id := range storetest.Verses(t, mended[key]...) {
 				delete(want, id)
 			}
-			for _, id := range refVerses(read[key]) {
+			for _, id := range storetest.Verses(t, read[key]...) {
 				want[id] = true
 			}
 			var wantSee []string

@@ -12,9 +12,26 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/ingest"
 	"github.com/selahdev/selah/store"
 )
+
+// Verses returns the verses of references written as
+// corpus.ParseReference reads them ("Ruth 1:6-18", "Isaiah 2"), for tests
+// that compare what was retrieved or stored with what a reader expects.
+func Verses(t testing.TB, refs ...string) []corpus.VerseID {
+	t.Helper()
+	var ids []corpus.VerseID
+	for _, ref := range refs {
+		r, err := corpus.ParseReference(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.VerseIDs()...)
+	}
+	return ids
+}
 
 // SwordDir is where tests read the SWORD modules from.
 const SwordDir = "/usr/share/sword"
