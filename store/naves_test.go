@@ -46,7 +46,7 @@ func TestNaveCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.NaveCounts{Topics: 5320, Entries: 29379, VerseRuns: 78030, SeeLinks: 4368, SeeResolved: 3674}
+	want := store.NaveCounts{Topics: 5320, Entries: 29379, VerseRuns: 78034, SeeLinks: 4368, SeeResolved: 3674}
 	if got != want {
 		t.Errorf("counts %+v, want %+v", got, want)
 	}

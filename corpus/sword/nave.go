@@ -159,11 +159,14 @@ type postText struct {
 // naveLine is one line of an entry while it is read: an <lb/> line or an
 // <item>.
 type naveLine struct {
-	item    bool
-	pre     strings.Builder // text before the first Scripture link
-	post    []postText      // text segments after one
-	last    *naveLink       // the latest Scripture link
-	linked  bool            // a Scripture link was seen
+	item bool
+	pre  strings.Builder // text before the first Scripture link
+	post []postText      // text segments after one
+	last *naveLink       // the latest Scripture link
+	// misread maps the OSIS book of links the module misread to the book
+	// meant ("Titus 2</ref><ref osisRef="Col.8.16">Co 8:16": 2 Corinthians).
+	misread map[string]int
+	linked  bool // a Scripture link was seen
 	verses  []corpus.VerseSpan
 	see     []string
 	skipped []string
@@ -354,6 +357,9 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 			for _, ref := range refs {
 				first, last, ok := parseOSISRange(ref)
 				if !ok {
+					first, last, ok = l.reread(ref, html.UnescapeString(inner))
+				}
+				if !ok {
 					l.skipped = append(l.skipped, ref)
 					l.last = &naveLink{text: html.UnescapeString(inner), broken: ref}
 					continue
@@ -479,4 +485,40 @@ func (l *naveLine) mended(lk *naveLink, seg string) string {
 	}
 	lk.chapter, lk.broken = false, "" // mended once
 	return name + " " + num + seg
+}
+
+// reread reads an osisRef that names no KJV verse where the module
+// misread a numbered book: the link before it ("Titus 2", linked as that
+// chapter) took the book's number, and this link's text is the rest of
+// the reference ("Co 8:16", linked as Colossians 8:16). The chapter is
+// dropped, and later links to the same misread book on the line ("17",
+// Col.8.17) are read in the book meant.
+func (l *naveLine) reread(ref, text string) (first, last corpus.VerseID, ok bool) {
+	osisBook, _, _ := strings.Cut(ref, ".")
+	b, known := l.misread[osisBook]
+	if !known {
+		lk := l.last
+		if lk == nil || !lk.chapter {
+			return 0, 0, false
+		}
+		name, num, cut := strings.Cut(lk.text, " ")
+		m := mendedName.FindStringSubmatch(text)
+		if !cut || len(num) != 1 || num < "1" || num > "3" || m == nil {
+			return 0, 0, false
+		}
+		bk, found := corpus.LookupBook(num + m[1])
+		if !found {
+			return 0, 0, false
+		}
+		l.verses = slices.DeleteFunc(l.verses, func(s corpus.VerseSpan) bool { return s == lk.span })
+		l.post = append(l.post, postText{text: name}) // "By Titus"
+		lk.chapter = false
+		if l.misread == nil {
+			l.misread = map[string]int{}
+		}
+		b = bk.Number
+		l.misread[osisBook] = b
+	}
+	bk, _ := corpus.BookByNumber(b)
+	return parseOSISRange(strings.ReplaceAll(ref, osisBook+".", bk.OSIS+"."))
 }
