@@ -284,7 +284,8 @@ func cutLast(s, sep string) (before, after string, found bool) {
 
 // factSpan is the entry's principal passage among the candidates: the
 // longest run of adjacent verses it lists (the first in canonical order of
-// equal runs), at most maxFactVerses long. Nave's lists an entry's passing
+// equal runs), at most maxFactVerses long from the first of its verses
+// Nave's lists. Nave's lists an entry's passing
 // mentions beside its passage: MELCHIZEDEK's "A priest and type of Christ"
 // is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that says so is
 // Hebrews 7, not the first mention. (The router hands an entry's verses
@@ -304,7 +305,20 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 			best = slices.Clone(run)
 		}
 	}
-	return best[:min(len(best), maxFactVerses)]
+	if len(best) <= maxFactVerses {
+		return best
+	}
+	// A long run is cut where Nave's own list enters it: "Her devotion to
+	// Naomi" lists Ruth 1:16, 1:17 and, as its setting, "with 1:6-18"; the
+	// passage is 1:16-18, not 1:6-8.
+	start := 0
+	for _, id := range f.Verses {
+		if i := slices.Index(best, id); i >= 0 {
+			start = min(i, len(best)-maxFactVerses)
+			break
+		}
+	}
+	return best[start : start+maxFactVerses]
 }
 
 // listingSentence says under which Nave's topic the cited passages are
