@@ -282,16 +282,18 @@ func cutLast(s, sep string) (before, after string, found bool) {
 	return s, "", false
 }
 
-// factSpan is the entry's principal passage among the candidates: the
-// longest run of adjacent verses it lists (the first in canonical order of
-// equal runs), at most maxFactVerses long from the first of its verses
-// Nave's lists. Nave's lists an entry's passing
-// mentions beside its passage: MELCHIZEDEK's "A priest and type of Christ"
-// is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that says so is
-// Hebrews 7, not the first mention. (The router hands an entry's verses
-// out first verse of each range first, hence the sort.)
+// factSpan is the entry's principal passage among the candidates, at most
+// maxFactVerses long: the run of adjacent verses that holds the first
+// verse Nave's lists, when that run is a passage of two verses or more
+// ("Her devotion to Naomi" lists Ruth 1:16, 1:17 and, as its setting,
+// "with 1:6-18": the passage is 1:16-17, not 1:6-8), else the longest run
+// (the first in canonical order of equal runs). Nave's lists an entry's
+// passing mentions beside its passage: MELCHIZEDEK's "A priest and type
+// of Christ" is Hebrews 5:6, 5:10, 6:20 and 7:1-21, and the passage that
+// says so is Hebrews 7, not the first mention. (The router hands an
+// entry's verses out first verse of each range first, hence the sort.)
 func (c *composition) factSpan(f Fact) []corpus.VerseID {
-	var best, run []corpus.VerseID
+	var best, run, own []corpus.VerseID
 	for _, id := range slices.Sorted(slices.Values(f.Verses)) {
 		if _, ok := c.byID[id]; !ok {
 			run = nil
@@ -304,21 +306,14 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 		if len(run) > len(best) {
 			best = slices.Clone(run)
 		}
-	}
-	if len(best) <= maxFactVerses {
-		return best
-	}
-	// A long run is cut where Nave's own list enters it: "Her devotion to
-	// Naomi" lists Ruth 1:16, 1:17 and, as its setting, "with 1:6-18"; the
-	// passage is 1:16-18, not 1:6-8.
-	start := 0
-	for _, id := range f.Verses {
-		if i := slices.Index(best, id); i >= 0 {
-			start = min(i, len(best)-maxFactVerses)
-			break
+		if len(f.Verses) > 0 && slices.Contains(run, f.Verses[0]) {
+			own = slices.Clone(run)
 		}
 	}
-	return best[start : start+maxFactVerses]
+	if len(own) >= 2 {
+		best = own
+	}
+	return best[:min(len(best), maxFactVerses)]
 }
 
 // listingSentence says under which Nave's topic the cited passages are
