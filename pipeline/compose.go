@@ -293,6 +293,9 @@ func cutLast(s, sep string) (before, after string, found bool) {
 // says so is Hebrews 7, not the first mention. (The router hands an
 // entry's verses out first verse of each range first, hence the sort.)
 func (c *composition) factSpan(f Fact) []corpus.VerseID {
+	if len(f.Verses) == 0 {
+		return nil
+	}
 	var best, run, own []corpus.VerseID
 	for _, id := range slices.Sorted(slices.Values(f.Verses)) {
 		if _, ok := c.byID[id]; !ok {
@@ -306,7 +309,7 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 		if len(run) > len(best) {
 			best = slices.Clone(run)
 		}
-		if len(f.Verses) > 0 && slices.Contains(run, f.Verses[0]) {
+		if slices.Contains(run, f.Verses[0]) {
 			own = slices.Clone(run)
 		}
 	}

@@ -78,30 +78,25 @@ func (g *grammar) isAdverb(w string) bool {
 // being the subject; a verb that can stand alone ("Returned to
 // Jerusalem", frame 2 "Somebody ----s") is not.
 func (g *grammar) objectOnly(w string) bool {
-	if g == nil || !strings.HasSuffix(w, "ed") {
+	base := g.regularBase(w)
+	if base == "" {
 		return false
 	}
-	for _, base := range []string{strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "ied") + "y", w[:max(0, len(w)-3)]} {
-		if !g.isVerb(base) {
+	frames := 0
+	for _, l := range g.wn.Lookup(base) {
+		if l.POS != wordnet.Verb || l.Lemma != base {
 			continue
 		}
-		frames := 0
-		for _, l := range g.wn.Lookup(base) {
-			if l.POS != wordnet.Verb || l.Lemma != base {
-				continue
-			}
-			for _, se := range l.Senses {
-				for _, f := range se.Frames {
-					frames++
-					if !objectFrames[f] {
-						return false
-					}
+		for _, se := range l.Senses {
+			for _, f := range se.Frames {
+				frames++
+				if !objectFrames[f] {
+					return false
 				}
 			}
 		}
-		return frames > 0
 	}
-	return false
+	return frames > 0
 }
 
 // objectFrames are the frames(5WN) with a direct object: "Somebody ----s
@@ -198,15 +193,21 @@ func (g *grammar) isPast(w string) bool {
 	if g.pastForms[w] {
 		return true
 	}
-	if !strings.HasSuffix(w, "ed") || len(w) < 4 {
-		return false
+	return g.regularBase(w) != ""
+}
+
+// regularBase is the base form of a regular past form ("assigned" →
+// "assign", "married" → "marry"), or "" when w is not one.
+func (g *grammar) regularBase(w string) string {
+	if g == nil || !strings.HasSuffix(w, "ed") || len(w) < 4 {
+		return ""
 	}
 	for _, c := range []string{strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "ied") + "y", w[:len(w)-3]} {
 		if g.isVerb(c) {
-			return true
+			return c
 		}
 	}
-	return false
+	return ""
 }
 
 // wordNets holds each WordNet directory read in this process: the query

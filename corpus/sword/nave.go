@@ -464,19 +464,36 @@ var mendedName = regexp.MustCompile(`^([A-Z][a-z]*)\.?\s+\d+:\d+`)
 // and the segment opens with the rest of a numbered book's reference;
 // else seg as it is.
 func (l *naveLine) mended(lk *naveLink, seg string) string {
-	name, num, ok := strings.Cut(lk.text, " ")
-	if !lk.chapter && lk.broken == "" || !ok || len(num) != 1 || num < "1" || num > "3" {
+	if !lk.chapter && lk.broken == "" {
 		return seg
 	}
-	m := mendedName.FindStringSubmatch(seg)
-	if m == nil {
+	name, num, _, ok := lk.tookNumber(seg)
+	if !ok {
 		return seg
 	}
-	if _, ok := corpus.LookupBook(num + m[1]); !ok {
-		return seg
+	l.drop(lk)
+	return name + " " + num + seg
+}
+
+// tookNumber reports whether link lk's text is a name and a book number
+// ("Micah 2") and rest opens with the rest of a numbered book's reference
+// ("Ch 34:20"): then the number belongs to rest, the book b (2
+// Chronicles), and the name to the phrase.
+func (lk *naveLink) tookNumber(rest string) (name, num string, b corpus.Book, ok bool) {
+	name, num, cut := strings.Cut(lk.text, " ")
+	m := mendedName.FindStringSubmatch(rest)
+	if !cut || len(num) != 1 || num < "1" || num > "3" || m == nil {
+		return "", "", corpus.Book{}, false
 	}
+	b, ok = corpus.LookupBook(num + m[1])
+	return name, num, b, ok
+}
+
+// drop takes back what link lk gave the line, once its number is found
+// to belong to the reference after it: its verses, or its report as
+// unreadable ("<ref osisRef="PrAzar.1.2">Azariah 2</ref>Ki 15:5").
+func (l *naveLine) drop(lk *naveLink) {
 	if lk.broken != "" {
-		// "<ref osisRef="PrAzar.1.2">Azariah 2</ref>Ki 15:5"
 		if i := slices.Index(l.skipped, lk.broken); i >= 0 {
 			l.skipped = slices.Delete(l.skipped, i, i+1)
 		}
@@ -484,7 +501,6 @@ func (l *naveLine) mended(lk *naveLink, seg string) string {
 		l.verses = slices.DeleteFunc(l.verses, func(s corpus.VerseSpan) bool { return s == lk.span })
 	}
 	lk.chapter, lk.broken = false, "" // mended once
-	return name + " " + num + seg
 }
 
 // reread reads an osisRef that names no KJV verse where the module
@@ -501,18 +517,12 @@ func (l *naveLine) reread(ref, text string) (first, last corpus.VerseID, ok bool
 		if lk == nil || !lk.chapter {
 			return 0, 0, false
 		}
-		name, num, cut := strings.Cut(lk.text, " ")
-		m := mendedName.FindStringSubmatch(text)
-		if !cut || len(num) != 1 || num < "1" || num > "3" || m == nil {
-			return 0, 0, false
-		}
-		bk, found := corpus.LookupBook(num + m[1])
+		name, _, bk, found := lk.tookNumber(text)
 		if !found {
 			return 0, 0, false
 		}
-		l.verses = slices.DeleteFunc(l.verses, func(s corpus.VerseSpan) bool { return s == lk.span })
+		l.drop(lk)
 		l.post = append(l.post, postText{text: name}) // "By Titus"
-		lk.chapter = false
 		if l.misread == nil {
 			l.misread = map[string]int{}
 		}
