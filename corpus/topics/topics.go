@@ -21,7 +21,7 @@ import (
 	"github.com/selahdev/selah/corpus"
 )
 
-//go:embed hubs.json
+//go:embed hubs.json keys.json
 var files embed.FS
 
 // Hub is one topic hub.

@@ -214,3 +214,59 @@ func TestAllAndBySlug(t *testing.T) {
 		t.Error("a caller changed the catalog")
 	}
 }
+
+// TestKeys checks the embedded key passages: the file parses, every topic
+// is a title of Nave's module, and each list is a teacher's short list
+// (at most eight passages of at most a chapter each).
+func TestKeys(t *testing.T) {
+	t.Parallel()
+	b, err := files.ReadFile("keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := parseKeys(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) < 500 {
+		t.Errorf("%d key lists, want the 800-odd theme topics written", len(keys))
+	}
+	nave, err := sword.OpenLexicon(library, "Nave")
+	if err != nil {
+		t.Fatalf("open Nave (run deploy/setup.sh): %v", err)
+	}
+	for title, k := range keys {
+		if _, err := nave.Entry(title); err != nil {
+			t.Errorf("%s is no Nave's topic: %v", title, err)
+		}
+		if len(k.refs) > 8 {
+			t.Errorf("%s: %d passages, want at most 8", title, len(k.refs))
+		}
+		for _, r := range k.refs {
+			if ids := r.VerseIDs(); len(ids) > 12 || ids[0].Chapter() != ids[len(ids)-1].Chapter() {
+				t.Errorf("%s: %s is no short passage", title, r)
+			}
+		}
+	}
+	care, ok := KeyFor("care")
+	if !ok || len(care.References()) == 0 {
+		t.Fatalf("KeyFor(care) = %v, %v", care, ok)
+	}
+}
+
+func TestParseKeysInvalid(t *testing.T) {
+	t.Parallel()
+	for name, in := range map[string]string{
+		"not json":      `{`,
+		"unknown field": `[{"topic":"CARE","verses":["John 3:16"],"why":"x"}]`,
+		"lower case":    `[{"topic":"care","verses":["John 3:16"]}]`,
+		"no verses":     `[{"topic":"CARE","verses":[]}]`,
+		"bad verse":     `[{"topic":"CARE","verses":["John 99:1"]}]`,
+		"twice":         `[{"topic":"CARE","verses":["John 3:16"]},{"topic":"CARE","verses":["John 3:17"]}]`,
+		"verse twice":   `[{"topic":"CARE","verses":["John 3:16","Jn 3:16"]}]`,
+	} {
+		if _, err := parseKeys([]byte(in)); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
