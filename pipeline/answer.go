@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,6 +205,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, err
 	}
 	cands := candidates(hits, rv)
+	for i := range cands {
+		cands[i].Key = slices.ContainsFunc(teaching, func(r Routed) bool { return r.Key && r.Verse == cands[i].Verse.ID })
+	}
 	if cands, err = a.withNeighbours(ctx, cands, rv); err != nil {
 		return Answer{}, err
 	}

@@ -50,6 +50,19 @@ func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed,
 // exceeds petition" for "does he answer every prayer"): any of its
 // sections will do.
 func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teaching []Routed, trap bool) {
+	// The topic's key passages (corpus/topics keys) are set aside: what
+	// the question names and whether it is answered are decided on
+	// Nave's alone, as before there were keys, and the keys then come
+	// first, in the order a teacher gave them. Keys alone answering
+	// lost declines on the tuning sets: "how many tablets in one day"
+	// reached DAY's key passages.
+	var keys []Routed
+	themed = slices.DeleteFunc(slices.Clone(themed), func(r Routed) bool {
+		if r.Key {
+			keys = append(keys, r)
+		}
+		return r.Key
+	})
 	if len(themed) == 0 {
 		return nil, false
 	}
@@ -68,7 +81,11 @@ func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teach
 			teaching = append(teaching, r)
 		}
 	}
-	teaching = a.byQuestion(question, teaching, rv)
+	if len(teaching) == 0 {
+		return nil, false
+	}
+	keys = slices.DeleteFunc(keys, func(r Routed) bool { return r.Topic != themed[0].Topic })
+	teaching = append(keys, a.byQuestion(question, teaching, rv)...)
 	return teaching[:min(len(teaching), maxRoutedVerses)], false
 }
 

@@ -433,7 +433,7 @@ func (c *composition) quoteSentences(alone bool) []string {
 		if len(out) >= n {
 			break
 		}
-		if quoted[cand.Verse.ID] || (len(out) > 0 || len(c.chosen) > 0) && cand.Evidence < minEvidence {
+		if quoted[cand.Verse.ID] || (len(out) > 0 || len(c.chosen) > 0) && cand.Evidence < minEvidence && !cand.Key {
 			continue
 		}
 		if _, ok := c.cite([]corpus.VerseID{cand.Verse.ID}); !ok {
@@ -469,7 +469,7 @@ func (c *composition) moreReferences() {
 		if len(groupAdjacent(c.chosen)) >= c.maxRefs() {
 			return
 		}
-		if slices.Contains(c.chosen, cand.Verse.ID) || cand.Context || cand.Evidence < minEvidence && !routed[cand.Verse.ID] {
+		if slices.Contains(c.chosen, cand.Verse.ID) || cand.Context || cand.Evidence < minEvidence && !routed[cand.Verse.ID] && !cand.Key {
 			continue
 		}
 		c.cite([]corpus.VerseID{cand.Verse.ID})

@@ -85,6 +85,10 @@ type Candidate struct {
 	// sentence of a retrieved one (see Answerer.withNeighbours): cite it
 	// with its neighbour, not for its own sake.
 	Context bool
+	// Key is set for a passage a teacher cites first on the theme the
+	// question names (corpus/topics keys, reached through the Nave's
+	// router): relevant whatever words of the question it holds.
+	Key bool
 }
 
 // Reference is the candidate's canonical reference ("John 3:16").

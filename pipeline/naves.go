@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/topics"
 	"github.com/selahdev/selah/store"
 )
 
@@ -81,6 +82,12 @@ type routeEntry struct {
 	// "General scriptures concerning", and its brief notes in sentence
 	// case ("Silver used as", "Weaning of").
 	section bool
+	// key: the entry is not Nave's but the topic's key passages
+	// (corpus/topics keys: what a teacher cites first), its first entry,
+	// with no phrase of its own. Nave's does not list its verses, so it
+	// never says where Nave's files a verse (Listed) nor what a topic's
+	// word means (topicText).
+	key bool
 }
 
 type routeName struct {
@@ -105,23 +112,39 @@ const (
 	// one step from what was asked.
 	seeDiscount = 0.9
 	// sectionTieBreak orders entries of equal score (see
-	// routeEntry.section) without outranking any better match.
+	// routeEntry.section) without outranking any better match;
+	// keyTieBreak puts a topic's key passages before its sections when
+	// the question matches nothing more of the topic than its title.
 	sectionTieBreak = 1e-6
+	keyTieBreak     = 2e-6
 	// MinRouteScore: routes scoring below it are not returned.
 	MinRouteScore = 0.15
 )
 
-// LoadNaveRouter builds the router from the Nave's tables in st.
+// LoadNaveRouter builds the router from the Nave's tables in st, with
+// the key passages of corpus/topics.
 func LoadNaveRouter(ctx context.Context, st *store.Store) (*NaveRouter, error) {
 	topics, err := st.NaveTopics(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: nave router: %w", err)
 	}
-	return NewNaveRouter(topics), nil
+	return NewNaveRouter(topics, KeyPassages()), nil
 }
 
-// NewNaveRouter builds the router over topics.
-func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
+// KeyPassages are the key passages of corpus/topics by upper-case Nave's
+// title, for NewNaveRouter.
+func KeyPassages() map[string][]corpus.Reference {
+	out := map[string][]corpus.Reference{}
+	for title, k := range topics.Keys() {
+		out[title] = k.References()
+	}
+	return out
+}
+
+// NewNaveRouter builds the router over topics. keys (by upper-case title,
+// may be nil) are passages a teacher cites first on a topic: they become
+// the topic's first entry, ahead of Nave's own (routeEntry.key).
+func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference) *NaveRouter {
 	r := &NaveRouter{terms: map[string]int32{}}
 	var df []int
 	intern := func(text string) []int32 {
@@ -177,6 +200,28 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 		count(intern(t.Title))
 		hasVerses := false
 		var see []int32
+		if refs := keys[strings.ToUpper(t.Title)]; len(refs) > 0 {
+			// As Nave's runs below: each passage's first verse, then the
+			// rest, so a long passage does not crowd out the next one.
+			ke := routeEntry{topic: int32(ti), section: true, key: true}
+			seen := map[corpus.VerseID]bool{}
+			add := func(id corpus.VerseID) {
+				if !seen[id] {
+					seen[id] = true
+					ke.verses = append(ke.verses, id)
+				}
+			}
+			for _, ref := range refs {
+				add(ref.VerseIDs()[0])
+			}
+			for _, ref := range refs {
+				for _, id := range ref.VerseIDs() {
+					add(id)
+				}
+			}
+			hasVerses = true
+			r.entries = append(r.entries, ke)
+		}
 		for i, e := range t.Entries {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
 			re.senseT = intern(re.sense)
@@ -227,6 +272,9 @@ func NewNaveRouter(topics []corpus.NaveTopic) *NaveRouter {
 	r.byVerse = map[corpus.VerseID][]int32{}
 	for i := range r.entries {
 		r.entries[i].mass = r.post(r.byEntry, r.entries[i].own, int32(i))
+		if r.entries[i].key {
+			continue
+		}
 		for _, v := range r.entries[i].verses {
 			r.byVerse[v] = append(r.byVerse[v], int32(i))
 		}
@@ -256,7 +304,9 @@ func (r *NaveRouter) topicText(title string, fn func(phrase string, verses []cor
 	}
 	rt := r.topics[t]
 	for e := rt.first; e < rt.end; e++ {
-		fn(r.entries[e].sense, r.entries[e].verses)
+		if !r.entries[e].key {
+			fn(r.entries[e].sense, r.entries[e].verses)
+		}
 	}
 	return true
 }
@@ -435,7 +485,9 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		entity := r.Entity != nil && r.Entity(rt.title)
 		for e := rt.first; e < rt.end; e++ {
 			re := &r.entries[e]
-			if len(re.verses) == 0 {
+			if len(re.verses) == 0 || re.key && entity {
+				// A person's or place's entries tell its story in
+				// order; key passages are for themes.
 				continue
 			}
 			covered := nm.covered
@@ -448,7 +500,10 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			// two-word question (0.71) above one that names a generic
 			// word in a long one.
 			s := discount * nm.share * math.Sqrt(min(covered/qmass, 1))
-			if re.section && !entity {
+			switch {
+			case re.key:
+				s += keyTieBreak
+			case re.section && !entity:
 				// Of entries the question matches equally, a section
 				// of teaching comes before the notes: MONEY's "Silver
 				// used as" says nothing to "stop worrying about money".
@@ -501,7 +556,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		// Jericho)") lists no verses: echoing it reaches the topic's own.
 		if rt := r.topics[re.topic]; e == rt.first && describes(re.sense) {
 			for f := rt.first; f < rt.end; f++ {
-				if len(r.entries[f].verses) > 0 {
+				if len(r.entries[f].verses) > 0 && !r.entries[f].key {
 					cands = append(cands, routeCand{entry: f, via: re.topic, score: s})
 				}
 			}
@@ -550,7 +605,7 @@ func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
 				if v := re.verses[pos]; !seen[v] {
 					seen[v] = true
 					out = append(out, Routed{Verse: v, Score: math.Round(c.score*1e4) / 1e4,
-						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section})
+						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section, Key: re.key})
 					if len(out) == limit {
 						break
 					}

@@ -159,7 +159,7 @@ var benchRouter = sync.OnceValues(func() (*pipeline.NaveRouter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.NewNaveRouter(topics), nil
+	return pipeline.NewNaveRouter(topics, pipeline.KeyPassages()), nil
 })
 
 // BenchmarkNaveRoute measures one routing, over a mix of questions that
@@ -218,11 +218,19 @@ func TestNaveRouterSections(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	themes := b.router(t)
-	got, err := themes.Route(b.ctx, "children", 5)
+	got, err := themes.Route(b.ctx, "children", 60)
 	if err != nil || len(got) == 0 {
 		t.Fatalf("routes %v, %v", got, err)
 	}
-	if own := got[0].Entry; own == "" || strings.ToUpper(own) != own {
+	// The theme's key passages come first, then its sections.
+	if !got[0].Key || got[0].Topic != "CHILDREN" {
+		t.Errorf("children: first route %+v, want one of CHILDREN's key passages", got[0])
+	}
+	i := slices.IndexFunc(got, func(r pipeline.Routed) bool { return !r.Key })
+	if i < 0 || slices.ContainsFunc(got[i:], func(r pipeline.Routed) bool { return r.Key }) {
+		t.Fatalf("children: key passages not all first: %v", describe(got))
+	}
+	if own := got[i].Entry; own == "" || strings.ToUpper(own) != own {
 		t.Errorf("children: first entry %q, want one of CHILDREN's sections in capitals", own)
 	}
 	if got, _ := themes.Route(b.ctx, "Who was Paul?", 1); len(got) != 1 || got[0].Entry != "PERSECUTIONS ENDURED BY" {
@@ -236,5 +244,69 @@ func TestNaveRouterSections(t *testing.T) {
 	}
 	if got[0].Entry == "PERSECUTIONS ENDURED BY" {
 		t.Errorf("Paul as a person: first entry %q, want Nave's first", got[0].Entry)
+	}
+}
+
+// TestNaveRouterKeys: a theme's key passages (corpus/topics keys) are its
+// first routes, in the order given, each passage's first verse before the
+// rest of any; a sub-entry that matches more of the question still comes
+// first; a person's topic gets none; and Listed never names a topic for a
+// verse Nave's does not list under it.
+func TestNaveRouterKeys(t *testing.T) {
+	t.Parallel()
+	ref := func(s string) corpus.Reference {
+		r, err := corpus.ParseReference(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	span := func(s string) corpus.VerseSpan {
+		r := ref(s)
+		return corpus.VerseSpan{First: r.First(), Last: r.VerseIDs()[len(r.VerseIDs())-1]}
+	}
+	topics := []corpus.NaveTopic{
+		{Title: "CARE", Entries: []corpus.NaveEntry{
+			{Parent: -1, Phrase: "WORLDLY", Verses: []corpus.VerseSpan{span("Psalms 39:6"), span("Luke 21:34")}},
+			{Parent: -1, Phrase: "Of the poor", Verses: []corpus.VerseSpan{span("Psalms 41:1")}},
+		}},
+		{Title: "ANXIETY", Entries: []corpus.NaveEntry{{Parent: -1, See: []string{"CARE"}}}},
+		{Title: "PAUL", Entries: []corpus.NaveEntry{{Parent: -1, Phrase: "Called", Verses: []corpus.VerseSpan{span("Acts 9:4")}}}},
+	}
+	keys := map[string][]corpus.Reference{
+		"CARE": {ref("Philippians 4:6-7"), ref("1 Peter 5:7")},
+		"PAUL": {ref("Acts 9:15")},
+	}
+	r := pipeline.NewNaveRouter(topics, keys)
+	r.Entity = func(title string) bool { return title == "PAUL" }
+	ctx := context.Background()
+	verses := func(rs []pipeline.Routed) []string {
+		var out []string
+		for _, x := range rs {
+			out = append(out, x.Verse.String())
+		}
+		return out
+	}
+	got, err := r.Route(ctx, "anxiety", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Philippians 4:6", "1 Peter 5:7", "Philippians 4:7"}
+	if len(got) < 4 || !slices.Equal(verses(got[:3]), want) || !got[0].Key || got[3].Key || got[0].Topic != "CARE" {
+		t.Errorf("anxiety: %v, want the key passages %v first, then Nave's", describe(got), want)
+	}
+	got, _ = r.Route(ctx, "the care of the poor", 10)
+	if len(got) == 0 || got[0].Verse.String() != "Psalms 41:1" {
+		t.Errorf("the care of the poor: %v, want the entry it names first", describe(got))
+	}
+	got, _ = r.Route(ctx, "Paul", 10)
+	if slices.ContainsFunc(got, func(x pipeline.Routed) bool { return x.Key }) {
+		t.Errorf("Paul, a person: %v, want no key passages", describe(got))
+	}
+	if l := r.Listed(ref("Philippians 4:6").First()); len(l) != 0 {
+		t.Errorf("Listed(Philippians 4:6) = %v: Nave's lists it nowhere here", describe(l))
+	}
+	if l := r.Listed(ref("Luke 21:34").First()); len(l) != 1 || l[0].Entry != "WORLDLY" {
+		t.Errorf("Listed(Luke 21:34) = %v, want CARE / WORLDLY", describe(l))
 	}
 }

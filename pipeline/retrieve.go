@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -253,6 +254,10 @@ type ranked struct {
 	// trap: the router's best topic is a theme whose word the query uses
 	// in a sense the Bible does not (senses.trap).
 	trap bool
+	// keyless: the router's list without the key passages of a theme
+	// (corpus/topics keys), when it holds any: the list the calibrated
+	// confidence was fitted on.
+	keyless *ranked
 }
 
 // lexQuery is a query analysed for the lexical index.
@@ -317,9 +322,23 @@ func (r *Retriever) route(ctx context.Context, query string, n int) (ranked, err
 	if err != nil {
 		return ranked{}, err
 	}
+	// What the query names, and whether it is a sense trap, are read
+	// from Nave's own entries, as before there were key passages.
+	keyless := slices.DeleteFunc(slices.Clone(rs), func(x Routed) bool { return x.Key })
+	out := r.rankRoutes(rs)
+	out.named = len(keyless) > 0 && keyless[0].Score >= namedRouteScore && r.namesEntity(keyless[0].Topic)
+	out.trap = len(keyless) > 0 && !r.namesEntity(keyless[0].Topic) && r.senses.trap(query, keyless[0])
+	if len(keyless) < len(rs) {
+		k := r.rankRoutes(keyless)
+		k.named, k.trap = out.named, out.trap
+		out.keyless = &k
+	}
+	return out, nil
+}
+
+// rankRoutes is the router's verses as a ranked list, each verse once.
+func (r *Retriever) rankRoutes(rs []Routed) ranked {
 	var out ranked
-	out.named = len(rs) > 0 && rs[0].Score >= namedRouteScore && r.namesEntity(rs[0].Topic)
-	out.trap = len(rs) > 0 && !r.namesEntity(rs[0].Topic) && r.senses.trap(query, rs[0])
 	seen := map[int32]bool{}
 	for _, x := range rs {
 		if d, ok := r.lex.docIndex[x.Verse]; ok && !seen[d] {
@@ -327,7 +346,7 @@ func (r *Retriever) route(ctx context.Context, query string, n int) (ranked, err
 			out.docs, out.scores = append(out.docs, d), append(out.scores, x.Score)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Search returns up to limit verses for query, best first, with the
@@ -412,14 +431,22 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 	}
 	res.Hits = r.fuse(q, lists, limit)
 	res.Confidence = calibrate(res.Hits)
-	if _, ok := lists[sourceRun]; ok {
-		// The confidence model was fitted on the fusion without runs
-		// (calibrate.go), and a verse a run puts first holds few of the
-		// query's words by design: the query's confidence is that of the
-		// ranking without them. A refit with runs lost answers on the ask
-		// tuning sets (DEVELOPERS.md).
-		delete(lists, sourceRun)
-		res.Confidence = confidence.probOf(r.fuse(q, lists, 1))
+	// The confidence model was fitted on the fusion without runs and
+	// without the key passages of a theme (calibrate.go): a verse a run
+	// puts first holds few of the query's words by design, and a key
+	// passage holds the theme's word whatever the question asks ("Who
+	// wrote the book of Hebrews?" and BOOK's "the books were opened").
+	// The query's confidence is that of the ranking without them. A
+	// refit with runs lost answers on the ask tuning sets (DEVELOPERS.md).
+	_, runs := lists[sourceRun]
+	rl, routed := lists[SourceRouter]
+	if keys := routed && rl.keyless != nil; runs || keys {
+		fitted := maps.Clone(lists)
+		delete(fitted, sourceRun)
+		if keys {
+			fitted[SourceRouter] = *rl.keyless
+		}
+		res.Confidence = confidence.probOf(r.fuse(q, fitted, 1))
 	}
 	if quotes {
 		// The query is a verse's words in order: the verse it quotes is

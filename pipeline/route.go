@@ -24,6 +24,9 @@ type Routed struct {
 	// a theme (its general scriptures, or a heading in capitals), not a
 	// note or an instance (NaveRouter's routeEntry.section).
 	Section bool
+	// Key is set for one of the topic's key passages (corpus/topics
+	// keys): what a teacher cites first on it, not an entry of Nave's.
+	Key bool
 }
 
 // TopicRouter finds the verses a query reaches through the topics it names,

@@ -161,6 +161,10 @@ func facts(routed []Routed, rv *relevance) []Fact {
 	var out []Fact
 	at := map[[2]string]int{}
 	for _, r := range routed {
+		if r.Key {
+			// A key passage is no entry of Nave's: it states nothing.
+			continue
+		}
 		k := [2]string{r.Topic, r.Entry}
 		i, ok := at[k]
 		if !ok {
