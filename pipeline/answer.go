@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -205,8 +204,12 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, err
 	}
 	cands := candidates(hits, rv)
+	keyed := map[corpus.VerseID]bool{}
+	for _, r := range teaching {
+		keyed[r.Verse] = keyed[r.Verse] || r.Key
+	}
 	for i := range cands {
-		cands[i].Key = slices.ContainsFunc(teaching, func(r Routed) bool { return r.Key && r.Verse == cands[i].Verse.ID })
+		cands[i].Key = keyed[cands[i].Verse.ID]
 	}
 	if cands, err = a.withNeighbours(ctx, cands, rv); err != nil {
 		return Answer{}, err
