@@ -201,48 +201,18 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		hasVerses := false
 		var see []int32
 		if refs := keys[strings.ToUpper(t.Title)]; len(refs) > 0 {
-			// As Nave's runs below: each passage's first verse, then the
-			// rest, so a long passage does not crowd out the next one.
-			ke := routeEntry{topic: int32(ti), section: true, key: true}
-			seen := map[corpus.VerseID]bool{}
-			add := func(id corpus.VerseID) {
-				if !seen[id] {
-					seen[id] = true
-					ke.verses = append(ke.verses, id)
-				}
+			spans := make([]corpus.VerseSpan, len(refs))
+			for i, ref := range refs {
+				spans[i] = corpus.VerseSpan{First: ref.First(), Last: ref.Last()}
 			}
-			for _, ref := range refs {
-				add(ref.VerseIDs()[0])
-			}
-			for _, ref := range refs {
-				for _, id := range ref.VerseIDs() {
-					add(id)
-				}
-			}
+			r.entries = append(r.entries, routeEntry{topic: int32(ti), section: true, key: true, verses: runVerses(spans)})
 			hasVerses = true
-			r.entries = append(r.entries, ke)
 		}
 		for i, e := range t.Entries {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
 			re.senseT = intern(re.sense)
 			count(re.own)
-			// The first verse of each run Nave lists, then the rest of the
-			// runs: a run's first verse stands for its passage, so the
-			// entry's passages all come before any one long run fills a
-			// list (MELCHIZEDEK: Heb 7:1 before Heb 5:7).
-			seen := map[corpus.VerseID]bool{}
-			add := func(id corpus.VerseID) {
-				if !seen[id] {
-					seen[id] = true
-					re.verses = append(re.verses, id)
-				}
-			}
-			for _, v := range e.Verses {
-				spanVerses(corpus.VerseSpan{First: v.First, Last: v.First}, add)
-			}
-			for _, v := range e.Verses {
-				spanVerses(v, add)
-			}
+			re.verses = runVerses(e.Verses)
 			hasVerses = hasVerses || len(re.verses) > 0
 			for _, s := range e.See {
 				if to, ok := byTitle[strings.ToUpper(s)]; ok && to != int32(ti) && !slices.Contains(see, to) {
@@ -328,6 +298,29 @@ func (r *NaveRouter) nameKey(name string) string {
 	r.an.terms(name, func(t string) { ts = append(ts, t) })
 	slices.Sort(ts)
 	return strings.Join(slices.Compact(ts), " ")
+}
+
+// runVerses lists the verses of runs as an entry gives them: the first
+// verse of each run, then the rest of the runs, each verse once. A run's
+// first verse stands for its passage, so the entry's passages all come
+// before any one long run fills a list (MELCHIZEDEK: Heb 7:1 before Heb
+// 5:7).
+func runVerses(runs []corpus.VerseSpan) []corpus.VerseID {
+	var out []corpus.VerseID
+	seen := map[corpus.VerseID]bool{}
+	add := func(id corpus.VerseID) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, v := range runs {
+		spanVerses(corpus.VerseSpan{First: v.First, Last: v.First}, add)
+	}
+	for _, v := range runs {
+		spanVerses(v, add)
+	}
+	return out
 }
 
 // spanVerses calls fn with each verse of v in order, across chapter ends.
