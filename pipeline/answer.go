@@ -37,6 +37,9 @@ type Answer struct {
 	// Retrieved are the candidate verses the generator was given, best
 	// first.
 	Retrieved []corpus.VerseID
+
+	// gate is what the theme gate weighed, for FitThemeGate.
+	gate *gateSample
 }
 
 // Reference is one cited passage: a verse or a run of adjacent verses of
@@ -189,16 +192,22 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	rv := a.r.newRelevance(query)
 	// The theme a question names decides two things the words cannot
 	// (sense.go): a thing named outside the Bible's setting ("feed my pet
-	// ferret") is declined, and an abstraction Nave's teaches under a
-	// section ("my anger") is answered from its sections' verses even
-	// when no one verse holds the question's many words. Those verses are
+	// ferret") is declined, and an abstraction with key passages or
+	// sections ("my anger") that the theme gate (gate.go) lets through is
+	// answered from them even when no one verse holds the question's many
+	// words. Those verses are
 	// candidates beside the search's also when the search found relevant
 	// ones: "how do i deal with fear" finds verses holding "fear", most of
 	// them of the fear of God.
-	teaching, trap := a.theme(query, themed, rv)
-	if trap || !answerable(query, relevant(res) || len(teaching) > 0, candidates(hits, rv), routed) {
+	th := a.theme(query, themed, rv)
+	teaching := th.teaching
+	var gate *gateSample
+	if th.gate != nil {
+		gate = &gateSample{f: *th.gate, confidence: res.Confidence}
+	}
+	if th.trap || !answerable(query, relevant(res) || len(teaching) > 0, candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
-			References: []Reference{}, Retrieved: verseIDs(hits)}, nil
+			References: []Reference{}, Retrieved: verseIDs(hits), gate: gate}, nil
 	}
 	if hits, err = a.withRoutedVerses(ctx, hits, append(routed, teaching...)); err != nil {
 		return Answer{}, err
@@ -227,9 +236,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if namesTopic(themed) && fu.Subject == "" {
 		themeFacts = facts(themed, rv)
 	}
-	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv),
+	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
-	ans := Answer{}
+	ans := Answer{gate: gate}
 	for _, c := range cands {
 		ans.Retrieved = append(ans.Retrieved, c.Verse.ID)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/selahdev/selah/corpus"
@@ -40,53 +41,69 @@ func (a *Answerer) route(ctx context.Context, question string, n int) ([]Routed,
 	return routed, nil
 }
 
-// theme reads the theme topic a question names best (themed[0], not a
-// name: see Answer) with the Bible's sense of its word (sense.go). trap:
-// the question is a sense trap (senses.trap). teaching: the topic is an
-// abstraction, the question speaks of it in the Bible's setting and holds
-// its title whole; then they are the verses of its teaching sections, in
-// order of the question (byQuestion), at most maxRoutedVerses. Which of
-// a theme's entries matched best says little (PRAYER's "Answer to,
-// exceeds petition" for "does he answer every prayer"): any of its
-// sections will do.
-func (a *Answerer) theme(question string, themed []Routed, rv *relevance) (teaching []Routed, trap bool) {
-	// The topic's key passages (corpus/topics keys) are set aside: what
-	// the question names and whether it is answered are decided on
-	// Nave's alone, as before there were keys, and the keys then come
-	// first, in the order a teacher gave them. Keys alone answering
-	// lost declines on the tuning sets: "how many tablets in one day"
-	// reached DAY's key passages.
-	var keys []Routed
-	themed = slices.DeleteFunc(slices.Clone(themed), func(r Routed) bool {
+// themeResult is what the theme of a question gave: teaching, the verses of
+// the theme's key passages and sections when the question is answered
+// from it; trap, the question is a sense trap (senses.trap); gate, what
+// the theme gate weighed (nil when no theme reached it).
+type themeResult struct {
+	teaching []Routed
+	topic    string // the theme answered from, with teaching
+	trap     bool
+	gate     *gateFeatures
+}
+
+// theme reads the theme topics a question names (routes, best first;
+// routes[0] is not a name: see Answer) with the Bible's sense of their
+// words (sense.go). A trap is read on the best route: its word is a thing
+// named outside the Bible's setting. Otherwise the theme is the topic the
+// question is most about (chooseTheme), an abstraction Nave's teaches
+// under sections, and the theme gate (gate.go) says whether the question
+// speaks of it as the Bible does; then the teaching is its key passages,
+// then its sections' verses in order of the question (byQuestion), at
+// most maxRoutedVerses. Which of a theme's entries matched best says
+// little (PRAYER's "Answer to, exceeds petition" for "does he answer
+// every prayer"): any of its sections will do.
+func (a *Answerer) theme(question string, routes []Routed, rv *relevance) themeResult {
+	// What the question names is decided on Nave's alone, without the
+	// topics' key passages (corpus/topics keys), as before there were
+	// keys; a chosen theme's keys then come first, in the order a teacher
+	// gave them.
+	i := slices.IndexFunc(routes, func(r Routed) bool { return !r.Key })
+	if i < 0 {
+		return themeResult{}
+	}
+	if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
+		// The question names a thing ("Why did God send the flood?"):
+		// not a theme it speaks of, whether the thing is in the Bible's
+		// setting or a trap.
+		return themeResult{trap: a.r.senses.trap(question, routes[i])}
+	}
+	c, ok := a.chooseTheme(question, routes)
+	if !ok {
+		return themeResult{}
+	}
+	f := a.gateFeatures(question, c)
+	out := themeResult{gate: &f}
+	_, lk := a.r.Dense.(likeness)
+	if lk && !themeGate.answers(f) {
+		return out
+	}
+	if !lk && (c.ts.outOfSetting(a.r, question) || !c.ts.holdsTitle(a.r, question)) {
+		// Without the SIF vectors (the OpenAI-compatible embedder) there
+		// is no likeness to weigh: the rule the gate replaced.
+		return out
+	}
+	var keys, sections []Routed
+	for _, r := range c.routes {
 		if r.Key {
 			keys = append(keys, r)
-		}
-		return r.Key
-	})
-	if len(themed) == 0 {
-		return nil, false
-	}
-	ts := a.r.senses.topic(themed[0].Topic)
-	if ts == nil || !ts.known {
-		return nil, false
-	}
-	if ts.physical {
-		return nil, a.r.senses.trap(question, themed[0])
-	}
-	if ts.outOfSetting(a.r, question) || !ts.holdsTitle(a.r, question) {
-		return nil, false
-	}
-	for _, r := range themed {
-		if r.Topic == themed[0].Topic && r.Section {
-			teaching = append(teaching, r)
+		} else {
+			sections = append(sections, r)
 		}
 	}
-	if len(teaching) == 0 {
-		return nil, false
-	}
-	keys = slices.DeleteFunc(keys, func(r Routed) bool { return r.Topic != themed[0].Topic })
-	teaching = append(keys, a.byQuestion(question, teaching, rv)...)
-	return teaching[:min(len(teaching), maxRoutedVerses)], false
+	teaching := append(keys, a.byQuestion(question, sections, rv)...)
+	out.teaching, out.topic = teaching[:min(len(teaching), maxRoutedVerses)], c.topic
+	return out
 }
 
 // likeness scores given verses by their likeness to a text: the cosine
@@ -179,11 +196,12 @@ type topicLister interface {
 }
 
 // listings are the Nave's topics that file the candidates under a title
-// holding a word of the question, for Question.Listings: each topic once,
-// with its candidate verses, ranked by the rarity (the lexical index's
-// idf) of the question's words its title holds, then by its first
-// candidate's rank.
-func (a *Answerer) listings(cands []Candidate, rv *relevance) []Fact {
+// holding a word of the question, or under theme (the theme the answer
+// rests on, "" for none), for Question.Listings: each topic once, with its
+// candidate verses, the theme first, then ranked by the rarity (the
+// lexical index's idf) of the question's words its title holds, then by
+// its first candidate's rank.
+func (a *Answerer) listings(cands []Candidate, rv *relevance, theme string) []Fact {
 	tl, ok := a.Router.(topicLister)
 	if !ok {
 		return nil
@@ -208,6 +226,11 @@ func (a *Answerer) listings(cands []Candidate, rv *relevance) []Fact {
 				if asked[t.id] {
 					mass += a.r.lex.idf[t.id]
 				}
+			}
+			if l.Topic == theme {
+				// The theme the answer rests on, whatever its words
+				// ("worrying" is answered from CARE): first.
+				mass = math.Inf(1)
 			}
 			if mass == 0 {
 				continue

@@ -186,32 +186,56 @@ func (r *Retriever) OffTopicQueries(wn *wordnet.WordNet, n int, seed uint64) []s
 }
 
 func fitLogistic(samples []calibSample, iters int, rate, l2 float64) Calibration {
-	var c Calibration
-	n := float64(len(samples))
+	xs := make([][]float64, len(samples))
+	ys := make([]float64, len(samples))
+	for i := range samples {
+		xs[i], ys[i] = samples[i].x[:], samples[i].y
+	}
+	c := Calibration{}
+	var w []float64
+	c.Bias, w = logistic(xs, ys, nil, iters, rate, l2)
+	copy(c.W[:], w)
+	return c
+}
+
+// logistic fits P(y=1) = σ(bias + w·x) to the samples (xs[i], ys[i]),
+// each weighing weights[i] (nil: 1) in the loss, by L2-regularised
+// gradient descent from zero: deterministic. The weights come out rounded
+// to 1e-3, as they are written into the code.
+func logistic(xs [][]float64, ys, weights []float64, iters int, rate, l2 float64) (bias float64, w []float64) {
+	if len(xs) == 0 {
+		return 0, nil
+	}
+	w = make([]float64, len(xs[0]))
+	gw := make([]float64, len(w))
+	n := float64(len(xs))
 	for range iters {
 		var gb float64
-		var gw [nFeatures]float64
-		for _, s := range samples {
-			z := c.Bias
-			for i, x := range s.x {
-				z += c.W[i] * x
+		clear(gw)
+		for s, x := range xs {
+			z := bias
+			for i, v := range x {
+				z += w[i] * v
 			}
-			d := 1/(1+math.Exp(-z)) - s.y
+			d := 1/(1+math.Exp(-z)) - ys[s]
+			if weights != nil {
+				d *= weights[s]
+			}
 			gb += d
-			for i, x := range s.x {
-				gw[i] += d * x
+			for i, v := range x {
+				gw[i] += d * v
 			}
 		}
-		c.Bias -= rate * gb / n
-		for i := range c.W {
-			c.W[i] -= rate * (gw[i]/n + l2*c.W[i])
+		bias -= rate * gb / n
+		for i := range w {
+			w[i] -= rate * (gw[i]/n + l2*w[i])
 		}
 	}
-	c.Bias = math.Round(c.Bias*1e3) / 1e3
-	for i := range c.W {
-		c.W[i] = math.Round(c.W[i]*1e3) / 1e3
+	bias = math.Round(bias*1e3) / 1e3
+	for i := range w {
+		w[i] = math.Round(w[i]*1e3) / 1e3
 	}
-	return c
+	return bias, w
 }
 
 // Literal prints c as Go source for the calibration variable.

@@ -30,3 +30,15 @@ func TopicSense(r *Retriever, title string) (known, physical bool) {
 	}
 	return ts.known, ts.physical
 }
+
+// ShippedThemeGate is the theme gate /ask uses (gate.go).
+func ShippedThemeGate() ThemeGate { return themeGate }
+
+// Logistic exposes the fitter the calibration and the gate share.
+func Logistic(xs [][]float64, ys, weights []float64, iters int) (bias float64, w []float64) {
+	return logistic(xs, ys, weights, iters, 0.5, 1e-3)
+}
+
+// Teaching and SeeAlso expose the router's view of a theme (gate.go).
+func Teaching(r *NaveRouter, title string) []Routed { return r.teaching(title, 1) }
+func SeeAlso(r *NaveRouter, title string) []string  { return r.seeAlso(title) }

@@ -68,6 +68,7 @@ type routeTopic struct {
 	title      string
 	first, end int32   // its entries in entries
 	see        []int32 // topics it is an alias of (it has no verses itself)
+	seeAlso    []int32 // every topic its entries refer to ("See FALSEHOOD")
 }
 
 type routeEntry struct {
@@ -222,6 +223,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 			r.entries = append(r.entries, re)
 		}
 		rt.end = int32(len(r.entries))
+		rt.seeAlso = see
 		if !hasVerses {
 			rt.see = see
 		}
@@ -606,6 +608,43 @@ func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
 			}
 		}
 		lo = hi
+	}
+	return out
+}
+
+// teaching returns a theme topic's teaching as routes of the given score:
+// its key passages, then the verses of its sections, each once, in the
+// order verses gives them; none when the title is no topic.
+func (r *NaveRouter) teaching(title string, score float64) []Routed {
+	t, ok := r.byTitle[strings.ToUpper(title)]
+	if !ok {
+		return nil
+	}
+	rt := r.topics[t]
+	var cands []routeCand
+	for e := rt.first; e < rt.end; e++ {
+		if re := &r.entries[e]; re.section && len(re.verses) > 0 {
+			// The key entry first, then the sections in Nave's order.
+			s := score
+			if re.key {
+				s += keyTieBreak
+			}
+			cands = append(cands, routeCand{entry: e, via: t, score: s})
+		}
+	}
+	return r.verses(cands, themeReach)
+}
+
+// seeAlso returns the titles of the topics a topic's entries refer to
+// ("LYING: See FALSEHOOD"), in Nave's order.
+func (r *NaveRouter) seeAlso(title string) []string {
+	t, ok := r.byTitle[strings.ToUpper(title)]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, to := range r.topics[t].seeAlso {
+		out = append(out, r.topics[to].title)
 	}
 	return out
 }

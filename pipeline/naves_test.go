@@ -310,3 +310,40 @@ func TestNaveRouterKeys(t *testing.T) {
 		t.Errorf("Listed(Luke 21:34) = %v, want CARE / WORLDLY", describe(l))
 	}
 }
+
+// TestNaveRouterTeaching: a theme's teaching is its key passages, then
+// its sections' verses (no notes, no instances); a topic's "See" links
+// are read whether or not it lists verses itself (LYING lists "Lying
+// spirit from God" and refers to FALSEHOOD).
+func TestNaveRouterTeaching(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.router(t)
+	if see := pipeline.SeeAlso(r, "LYING"); !slices.Contains(see, "FALSEHOOD") {
+		t.Errorf("LYING refers to %v, want FALSEHOOD among them", see)
+	}
+	if see := pipeline.SeeAlso(r, "NO SUCH TOPIC"); see != nil {
+		t.Errorf("no topic refers to %v", see)
+	}
+	got := pipeline.Teaching(r, "FALSEHOOD")
+	if len(got) == 0 || !got[0].Key || got[0].Verse != storetest.Verses(t, "Exodus 20:16")[0] {
+		t.Fatalf("FALSEHOOD's teaching starts %+v, want its first key passage, Exodus 20:16", got[:min(1, len(got))])
+	}
+	keys := true
+	for _, x := range got {
+		if x.Topic != "FALSEHOOD" || !x.Section {
+			t.Fatalf("teaching holds %+v: not a section of FALSEHOOD", x)
+		}
+		if !x.Key {
+			keys = false
+		} else if !keys {
+			t.Fatalf("key passage %+v after a section's verse", x)
+		}
+	}
+	if keys {
+		t.Error("FALSEHOOD's teaching has no section verses")
+	}
+	if got := pipeline.Teaching(r, "NO SUCH TOPIC"); got != nil {
+		t.Errorf("no topic teaches %+v", got)
+	}
+}

@@ -31,10 +31,11 @@ import (
 //     does not.
 //
 // Abstractions (anger, debt, forgiveness, doubt) are what the Bible
-// teaches about; a question that names one and that Nave's files under a
-// teaching section is answerable even when no single verse holds its many
-// words (a pastoral question: answer.go). A thing named outside the
-// Bible's setting is a sense trap, and the question is declined.
+// teaches about; a question that names one with teaching (key passages or
+// sections) is answerable even when no single verse holds its many words,
+// when the theme gate lets it through (a pastoral question: gate.go). A
+// thing named outside the Bible's setting is a sense trap, and the
+// question is declined.
 type senses struct {
 	wn *wordnet.WordNet
 	r  *Retriever
@@ -247,21 +248,53 @@ func (ts *topicSense) has(id int32) bool {
 // of the Bible's setting of it: it has content words besides the title's
 // that the corpus knows, and the topic's text holds none of them.
 func (ts *topicSense) outOfSetting(r *Retriever, question string) bool {
-	others, shared := 0, 0
-	seen := map[string]bool{}
-	r.lex.an.terms(question, func(t string) {
-		if seen[t] || ts.own[t] || questionFrame[t] {
-			return
-		}
-		seen[t] = true
-		id, ok := r.lex.terms[t]
-		if !ok {
-			return
-		}
-		others++
-		if ts.has(id) {
-			shared++
-		}
-	})
+	others, shared := ts.setting(r, question, false)
 	return others > 0 && shared == 0
+}
+
+// setting counts the question's content words besides the title's that
+// the corpus knows (others) and those the topic's text holds (shared);
+// with related, a word also counts as held when one of its WordNet
+// synonyms or derivations is.
+func (ts *topicSense) setting(r *Retriever, question string, related bool) (others, shared float64) {
+	seen := map[string]bool{}
+	for _, w := range questionWords(question) {
+		if isStop(w) {
+			continue
+		}
+		r.lex.an.terms(w, func(t string) {
+			if seen[t] || ts.own[t] || questionFrame[t] {
+				return
+			}
+			seen[t] = true
+			id, ok := r.lex.terms[t]
+			if !ok {
+				return
+			}
+			w8 := r.lex.idf[id]
+			others += w8
+			if ts.has(id) {
+				shared += w8
+				return
+			}
+			if !related || r.Expand == nil {
+				return
+			}
+			held := false
+			for _, rel := range r.Expand.Related(w) {
+				if rel.Weight < wordNetSynonym || held {
+					continue
+				}
+				r.lex.an.terms(rel.Word, func(t string) {
+					if id, ok := r.lex.terms[t]; ok && ts.has(id) {
+						held = true
+					}
+				})
+			}
+			if held {
+				shared += w8
+			}
+		})
+	}
+	return others, shared
 }

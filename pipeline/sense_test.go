@@ -78,6 +78,9 @@ func TestAnswerThemeSenses(t *testing.T) {
 	// 1 Corinthians 7:38) are about bishops and virgins.
 	marriage := storetest.Verses(t, "Genesis 2:24", "Matthew 19:4-6", "Mark 10:6-9", "Ephesians 5:31", "Hebrews 13:4")
 	prayer := storetest.Verses(t, "Matthew 7:7-11", "Philippians 4:6", "James 5:16", "1 John 5:14-15", "John 14:13-14")
+	// CARE's teaching (ANXIETY: See CARE) and TEMPTATION's.
+	care := storetest.Verses(t, "Philippians 4:6-7", "1 Peter 5:7", "Matthew 6:25-34")
+	temptation := storetest.Verses(t, "1 Corinthians 10:13", "Matthew 26:41", "James 1:12-15", "Hebrews 4:15")
 	for _, tt := range []struct {
 		q       string
 		decline bool
@@ -101,6 +104,14 @@ func TestAnswerThemeSenses(t *testing.T) {
 		{"I am so tired. Where can I find rest?", false, nil},
 		{"treat others the way you want to be treated", false, nil},
 		{"My husband and I fight constantly and I say things I regret afterwards. How do I get my anger under control?", false, anger},
+		// The theme gate (gate.go): a pastoral question in words none of
+		// the theme's verses hold, the theme chosen by likeness over the
+		// word the router names first (BEATING), and theme words in
+		// questions about things the Bible does not speak of.
+		{"How do I deal with anxiety?", false, care},
+		{"keep falling into the same temptation over and over. i pray about it and then do it again. why can't i beat this", false, temptation},
+		{"what's a good prayer journal app for iphone that syncs with icloud", true, nil},
+		{"Does 16:8 intermittent fasting slow down your metabolism?", true, nil},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(t.Context(), tt.q, 3, pipeline.AnswerOptions{})

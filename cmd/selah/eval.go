@@ -89,7 +89,7 @@ generator is the configured one (SELAH_GENERATOR).`,
 				return evalAsk(cmd, st, r, file, maxRefs, misses, answers)
 			}
 			if calibrate {
-				return evalCalibrate(cmd, r)
+				return evalCalibrate(cmd, st, r)
 			}
 			out := cmd.OutOrStdout()
 			type run struct {
@@ -185,9 +185,10 @@ generator is the configured one (SELAH_GENERATOR).`,
 	return cmd
 }
 
-// evalCalibrate fits the calibration on the training split and prints it,
+// evalCalibrate fits the calibration on the training split and the theme
+// gate on the ask tuning sets, and prints them,
 // with how the weak threshold splits the training queries.
-func evalCalibrate(cmd *cobra.Command, r *pipeline.Retriever) error {
+func evalCalibrate(cmd *cobra.Command, st *store.Store, r *pipeline.Retriever) error {
 	ctx := cmd.Context()
 	var train []pipeline.EvalCase
 	for _, name := range pipeline.TuningSets {
@@ -215,6 +216,21 @@ func evalCalibrate(cmd *cobra.Command, r *pipeline.Retriever) error {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "calibration = %s\nconfidence  = %s\n", perHit.Literal(), perQuery.Literal())
+	// The theme gate weighs questions with the shipped search confidence:
+	// fit the two above first, and ship them, before refitting it.
+	var asks []pipeline.AskCase
+	for _, name := range pipeline.AskTuningSets {
+		cases, err := pipeline.AskSetCases(name)
+		if err != nil {
+			return err
+		}
+		asks = append(asks, cases...)
+	}
+	gate, n, err := pipeline.FitThemeGate(ctx, pipeline.NewAnswerer(st, r, nil), asks)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "themeGate   = %s (%d questions)\n", gate.Literal(), n)
 	return nil
 }
 

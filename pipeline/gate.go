@@ -1,0 +1,262 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// The theme gate. A question that names a theme Nave's teaches under
+// sections ("I keep blowing up at my kids", "drowning in credit card
+// debt") is answered from the theme's key passages and sections even when
+// no one verse holds its many words, and so when search's confidence is
+// weak — if it speaks of the theme as the Bible does. "Is my tithe tax
+// deductible" names TAX and "a prayer journal app for iphone" PRAYER, and
+// the Bible has nothing for them. Whether it does is a fitted logistic
+// model over three facts of the question and the theme:
+//
+//   - setting: the share of the question's content words besides the
+//     title's that the theme's text holds (its Nave's phrases and the KJV
+//     and WEB wording of its verses, sense.go), a word counting also when
+//     one of its WordNet synonyms or derivations is there ("hurt" and
+//     "injury");
+//   - unknown: the share of the question's words the corpus has never
+//     seen ("iphone", "metabolism", "Arizona");
+//   - likeness: the question's likeness to the theme's own verses, its
+//     key passages first, then its sections: the mean of the best three
+//     cosines of their SIF vectors.
+//
+// The model was fitted by FitThemeGate (selah eval --calibrate) on the ask
+// tuning sets' questions that reach the gate with a weak search, the only
+// ones whose answering it decides: answerable against decline, each class
+// weighing half. It replaced a rule (one of the question's other words in
+// the theme's text, and the title held whole) that declined most pastoral
+// questions: "how can I forgive someone who hurt me" shares no word with
+// FORGIVENESS's text but "forgive".
+type gateFeatures struct {
+	setting, unknown, likeness float64
+}
+
+func (f gateFeatures) vec() []float64 { return []float64{f.setting, f.unknown, f.likeness} }
+
+// ThemeGate is the fitted model: P = σ(Bias + W·(setting, unknown,
+// likeness)).
+type ThemeGate struct {
+	Bias float64
+	W    [3]float64
+}
+
+// themeGate is the shipped model, printed by selah eval --calibrate
+// (DEVELOPERS.md, "Quality").
+var themeGate = ThemeGate{Bias: -2.827, W: [3]float64{2.209, -5.639, 5.792}}
+
+func (g ThemeGate) prob(f gateFeatures) float64 {
+	z := g.Bias
+	for i, x := range f.vec() {
+		z += g.W[i] * x
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// answers reports whether the question is answered from the theme.
+func (g ThemeGate) answers(f gateFeatures) bool { return g.prob(f) >= gateAnswers }
+
+// gateAnswers is the probability from which the gate answers. Above even
+// odds: an off-topic question answered with verses misleads, a pastoral
+// one declined says only that nothing was found. Chosen on the ask tuning
+// sets' figures (DEVELOPERS.md): at 0.5 they lost two declines, at 0.7
+// answers.
+const gateAnswers = 0.6
+
+// Literal prints g as Go source for themeGate.
+func (g ThemeGate) Literal() string {
+	return fmt.Sprintf("ThemeGate{Bias: %g, W: [3]float64{%g, %g, %g}}", g.Bias, g.W[0], g.W[1], g.W[2])
+}
+
+// gateSample is what the gate weighed for one question, kept on its
+// Answer for fitting.
+type gateSample struct {
+	f          gateFeatures
+	confidence float64 // search's, for the question
+}
+
+// Theme choice. The theme a question's words name best is not always the
+// one it is about: "we're two months behind on rent and I can't sleep"
+// names RENTING first; "I keep falling into the same temptation, why
+// can't I beat this" names BEATING. Of the first maxThemeChoices theme
+// topics the router gives, the theme is the one whose route score plus
+// likeness (both in [0, 1], added unweighted as in byQuestion) is highest.
+const (
+	maxThemeChoices = 5
+	// themeLikeVerses bounds the verses a theme's likeness reads.
+	themeLikeVerses = 30
+	// themeLikeBest: the likeness is the mean of the best few cosines; one
+	// verse may share a rare word by chance.
+	themeLikeBest = 3
+)
+
+// themeCandidate is a theme topic weighed for a question.
+type themeCandidate struct {
+	topic    string
+	ts       *topicSense
+	score    float64  // its best route's
+	likeness float64  // to the question, of its first themeLikeVerses verses
+	routes   []Routed // its key passages, then its sections' verses
+}
+
+// themeTeacher is the router read for a theme's teaching (NaveRouter).
+type themeTeacher interface {
+	teaching(title string, score float64) []Routed
+	seeAlso(title string) []string
+}
+
+// chooseTheme returns the theme the question is most about: of the first
+// maxThemeChoices topics of routes (best first), and the topics they
+// refer to ("LYING: See FALSEHOOD", at seeDiscount), the one that is an
+// abstraction with teaching (key passages or sections) whose route score
+// plus likeness is highest. ok is false when there is none.
+func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCandidate, ok bool) {
+	tt, _ := a.Router.(themeTeacher)
+	var cands []themeCandidate
+	seen := map[string]bool{}
+	for _, r := range routes {
+		if !r.Key && !seen[r.Topic] && len(seen) < maxThemeChoices {
+			seen[r.Topic] = true
+			cands = append(cands, themeCandidate{topic: r.Topic, score: r.Score})
+		}
+	}
+	if tt != nil {
+		for _, c := range slices.Clone(cands) {
+			for _, to := range tt.seeAlso(c.topic) {
+				if !seen[to] {
+					seen[to] = true
+					cands = append(cands, themeCandidate{topic: to, score: c.score * seeDiscount})
+				}
+			}
+		}
+	}
+	lk, _ := a.r.Dense.(likeness)
+	for _, c := range cands {
+		if a.r.namesEntity(c.topic) {
+			continue
+		}
+		if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
+			continue
+		}
+		// A topic the question names comes with its entries in the order
+		// they match the question; one it refers to, in Nave's.
+		for _, r := range routes {
+			if r.Topic == c.topic && (r.Key || r.Section) {
+				c.routes = append(c.routes, r)
+			}
+		}
+		if len(c.routes) == 0 && tt != nil {
+			c.routes = tt.teaching(c.topic, c.score)
+		}
+		if len(c.routes) == 0 {
+			continue
+		}
+		if lk != nil {
+			ids := make([]corpus.VerseID, min(len(c.routes), themeLikeVerses))
+			for i := range ids {
+				ids[i] = c.routes[i].Verse
+			}
+			c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
+		}
+		if !ok || c.score+c.likeness > best.score+best.likeness {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+// meanBest is the mean of the n largest of xs (of all, when fewer).
+func meanBest(xs []float64, n int) float64 {
+	xs = slices.Clone(xs)
+	slices.SortFunc(xs, func(a, b float64) int { return cmp.Compare(b, a) })
+	xs = xs[:min(n, len(xs))]
+	if len(xs) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+// gateFeatures are the gate's facts of a question and its theme.
+func (a *Answerer) gateFeatures(question string, c themeCandidate) gateFeatures {
+	f := gateFeatures{setting: 1, likeness: c.likeness}
+	if others, shared := c.ts.setting(a.r, question, true); others > 0 {
+		f.setting = shared / others
+	}
+	q := a.r.analyse(question)
+	f.unknown = safeDiv(float64(q.unknown), float64(q.unknown+q.words))
+	return f
+}
+
+// AskTuningSets are the /ask tuning sets (testdata/eval) the theme gate
+// is fitted on; the held-out ask2, ask3 and ask4 are never among them.
+var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
+
+// AskSetCases returns the cases of a built-in ask set by name.
+func AskSetCases(name string) ([]AskCase, error) {
+	b, err := evalFiles.ReadFile("testdata/eval/" + name + ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
+	}
+	cs, err := ReadAskCases(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
+	}
+	return cs, nil
+}
+
+// FitThemeGate fits the theme gate on cases, answered by a: a question
+// the gate weighed with a weak search is a sample, answerable (any kind
+// but decline) or not; the two classes weigh the same in the loss, as
+// the tuning sets hold fewer declines than questions. It returns the
+// model and the number of samples.
+func FitThemeGate(ctx context.Context, a *Answerer, cases []AskCase) (ThemeGate, int, error) {
+	var xs [][]float64
+	var ys []float64
+	for _, c := range cases {
+		ans, err := a.Answer(ctx, c.Question, 0, AnswerOptions{Extractive: true})
+		if err != nil {
+			return ThemeGate{}, 0, fmt.Errorf("pipeline: fit theme gate %q: %w", c.Question, err)
+		}
+		if ans.gate == nil || ans.gate.confidence >= WeakBelow {
+			continue
+		}
+		y := 1.0
+		if c.Kind == KindDecline {
+			y = 0
+		}
+		xs, ys = append(xs, ans.gate.f.vec()), append(ys, y)
+	}
+	pos := 0.0
+	for _, y := range ys {
+		pos += y
+	}
+	n := float64(len(ys))
+	if pos == 0 || pos == n {
+		return ThemeGate{}, len(ys), fmt.Errorf("pipeline: fit theme gate: %d samples, %g answerable: need both kinds", len(ys), pos)
+	}
+	weights := make([]float64, len(ys))
+	for i, y := range ys {
+		weights[i] = n / (2 * (n - pos))
+		if y == 1 {
+			weights[i] = n / (2 * pos)
+		}
+	}
+	bias, w := logistic(xs, ys, weights, 3000, 0.5, 1e-3)
+	g := ThemeGate{Bias: bias}
+	copy(g.W[:], w)
+	return g, len(ys), nil
+}
