@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,6 +202,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// them of the fear of God.
 	th := a.theme(query, themed, rv)
 	teaching := th.teaching
+	if jesus {
+		// His words on the theme, not its teaching at large: the key
+		// passages of FORGIVENESS are Paul's and John's as much as his.
+		teaching = slices.DeleteFunc(slices.Clone(teaching), func(r Routed) bool {
+			v, ok := a.r.Verse(r.Verse)
+			return !ok || !v.WordsOfChrist
+		})
+	}
 	var gate *gateSample
 	if th.gate != nil {
 		gate = &gateSample{f: *th.gate, confidence: res.Confidence}

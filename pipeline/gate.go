@@ -53,7 +53,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.827, W: [3]float64{2.209, -5.639, 5.792}}
+var themeGate = ThemeGate{Bias: -2.927, W: [3]float64{2.25, -5.486, 5.939}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -203,7 +203,7 @@ func (a *Answerer) gateFeatures(question string, c themeCandidate) gateFeatures 
 
 // AskTuningSets are the /ask tuning sets (testdata/eval) the theme gate
 // is fitted on; the held-out ask2, ask3 and ask4 are never among them.
-var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
+var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "askdev5", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
 
 // AskSetCases returns the cases of a built-in ask set by name.
 func AskSetCases(name string) ([]AskCase, error) {
