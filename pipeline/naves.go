@@ -89,6 +89,11 @@ type routeEntry struct {
 	// never says where Nave's files a verse (Listed) nor what a topic's
 	// word means (topicText).
 	key bool
+	// bearer: the share of its topic's verses listed under the numbered
+	// entry it belongs to, when the topic is a name several people or
+	// places bore ("NAAMAN: 1. Son of Benjamin … 4. A Syrian general");
+	// 0 otherwise.
+	bearer float64
 }
 
 type routeName struct {
@@ -115,9 +120,11 @@ const (
 	// sectionTieBreak orders entries of equal score (see
 	// routeEntry.section) without outranking any better match;
 	// keyTieBreak puts a topic's key passages before its sections when
-	// the question matches nothing more of the topic than its title.
+	// the question matches nothing more of the topic than its title;
+	// bearerTieBreak orders the bearers of a name (routeEntry.bearer).
 	sectionTieBreak = 1e-6
 	keyTieBreak     = 2e-6
+	bearerTieBreak  = 1e-6
 	// MinRouteScore: routes scoring below it are not returned.
 	MinRouteScore = 0.15
 )
@@ -223,6 +230,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 			r.entries = append(r.entries, re)
 		}
 		rt.end = int32(len(r.entries))
+		r.weighBearers(rt)
 		rt.seeAlso = see
 		if !hasVerses {
 			rt.see = see
@@ -498,7 +506,12 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			switch {
 			case re.key:
 				s += keyTieBreak
-			case re.section && !entity:
+			case entity:
+				// Of the bearers of a name the question names alike,
+				// the one Scripture says most of comes first: Enoch who
+				// walked with God, not Cain's son.
+				s += bearerTieBreak * re.bearer
+			case re.section:
 				// Of entries the question matches equally, a section
 				// of teaching comes before the notes: MONEY's "Silver
 				// used as" says nothing to "stop worrying about money".
@@ -647,4 +660,43 @@ func (r *NaveRouter) seeAlso(title string) []string {
 		out = append(out, r.topics[to].title)
 	}
 	return out
+}
+
+// bearerOf returns the number that opens a Nave's entry's sense ("4." of
+// "4. A Syrian general, healed of leprosy by Elisha — …"): Nave's numbers
+// the several people or places that bore a name. "" when it has none.
+func bearerOf(sense string) string {
+	i := 0
+	for i < len(sense) && sense[i] >= '0' && sense[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(sense) || sense[i] != '.' || sense[i+1] != ' ' {
+		return ""
+	}
+	return sense[:i+1]
+}
+
+// weighBearers sets the bearer share of a topic's numbered entries, when
+// it numbers two bearers or more.
+func (r *NaveRouter) weighBearers(rt routeTopic) {
+	verses := map[string]int{}
+	total := 0
+	for e := rt.first; e < rt.end; e++ {
+		re := &r.entries[e]
+		if re.key {
+			continue
+		}
+		total += len(re.verses)
+		if b := bearerOf(re.sense); b != "" {
+			verses[b] += len(re.verses)
+		}
+	}
+	if len(verses) < 2 || total == 0 {
+		return
+	}
+	for e := rt.first; e < rt.end; e++ {
+		if b := bearerOf(r.entries[e].sense); b != "" {
+			r.entries[e].bearer = float64(verses[b]) / float64(total)
+		}
+	}
 }

@@ -347,3 +347,33 @@ func TestNaveRouterTeaching(t *testing.T) {
 		t.Errorf("no topic teaches %+v", got)
 	}
 }
+
+// TestNaveRouterBearers: a name several people bore (Nave's numbers them)
+// is routed to the one Scripture says most of first, and /ask speaks of
+// that one only, not of every Naaman at once.
+func TestNaveRouterBearers(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.router(t)
+	r.Entity = func(title string) bool { return pipeline.NamesEntity(b.r, title) }
+	for q, want := range map[string]string{
+		"who was Naaman": "4. A Syrian general, healed of leprosy by Elisha",
+		"Who was Enoch":  "3. Father of Methuselah. Transporting of",
+	} {
+		rs, err := r.Route(t.Context(), q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) == 0 || !strings.HasPrefix(rs[0].Entry, want) {
+			t.Errorf("%s: first route %+v, want the entry %q", q, rs[:min(1, len(rs))], want)
+		}
+	}
+	a := b.answerer(nil)
+	ans, err := a.Answer(t.Context(), "who was Naaman", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ans.Text, "Syrian") || strings.Contains(ans.Text, "Benjamin") {
+		t.Errorf("Naaman: %q, want the Syrian general alone", ans.Text)
+	}
+}

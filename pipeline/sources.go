@@ -200,8 +200,19 @@ func facts(routed []Routed, rv *relevance) []Fact {
 	slices.SortStableFunc(rs, func(a, b ranked) int {
 		return cmp.Or(cmp.Compare(first[a.f.Topic], first[b.f.Topic]), cmp.Compare(b.f.Score, a.f.Score), cmp.Compare(b.ev, a.ev))
 	})
-	for i := range rs {
-		out[i] = rs[i].f
+	// A name several people bore is answered about one of them, the first
+	// (the one the question says more of, or Scripture does): "Naaman was
+	// son of Benjamin, of Bela and of Ehud" joins three men.
+	bearer := map[string]string{}
+	out = out[:0]
+	for _, x := range rs {
+		b := bearerOf(x.f.Entry)
+		if first, ok := bearer[x.f.Topic]; !ok {
+			bearer[x.f.Topic] = b
+		} else if b != "" && first != "" && b != first {
+			continue
+		}
+		out = append(out, x.f)
 	}
 	return out
 }
