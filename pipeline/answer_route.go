@@ -82,7 +82,7 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance) themeR
 	if !ok {
 		return themeResult{}
 	}
-	f := a.gateFeatures(question, c)
+	f := a.gateFeatures(question, c, rv)
 	out := themeResult{gate: &f}
 	_, lk := a.r.Dense.(likeness)
 	if lk && !themeGate.answers(f) {

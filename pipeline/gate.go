@@ -191,13 +191,12 @@ func meanBest(xs []float64, n int) float64 {
 }
 
 // gateFeatures are the gate's facts of a question and its theme.
-func (a *Answerer) gateFeatures(question string, c themeCandidate) gateFeatures {
+func (a *Answerer) gateFeatures(question string, c themeCandidate, rv *relevance) gateFeatures {
 	f := gateFeatures{setting: 1, likeness: c.likeness}
 	if others, shared := c.ts.setting(a.r, question, true); others > 0 {
 		f.setting = shared / others
 	}
-	q := a.r.analyse(question)
-	f.unknown = safeDiv(float64(q.unknown), float64(q.unknown+q.words))
+	f.unknown = safeDiv(float64(rv.q.unknown), float64(rv.q.unknown+rv.q.words))
 	return f
 }
 

@@ -2,7 +2,9 @@ package pipeline_test
 
 import (
 	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/selahdev/selah/pipeline"
 )
@@ -64,4 +66,36 @@ func TestLogistic(t *testing.T) {
 	if hb, _ := pipeline.Logistic(xs, ys, heavy, 2000); hb >= bias {
 		t.Errorf("weighted bias %g, unweighted %g: want lower", hb, bias)
 	}
+}
+
+// BenchmarkAnswer measures /ask's offline answer in process (retrieval,
+// the router, the theme gate, the composer and its grounding, the verses
+// read from Postgres) over the ask tuning sets' questions, and reports the
+// latency percentiles.
+func BenchmarkAnswer(b *testing.B) {
+	bb := setup(b)
+	var qs []string
+	for _, name := range pipeline.AskTuningSets {
+		cs, err := pipeline.AskSetCases(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range cs {
+			qs = append(qs, c.Question)
+		}
+	}
+	a := bb.answerer(nil)
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		if _, err := a.Answer(bb.ctx, qs[i%len(qs)], 3, pipeline.AnswerOptions{Extractive: true}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.5), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
 }
