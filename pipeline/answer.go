@@ -246,7 +246,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		themeFacts = facts(themed, rv)
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
-		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0}
+		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
 	ans := Answer{gate: gate}
 	for _, c := range cands {
 		ans.Retrieved = append(ans.Retrieved, c.Verse.ID)

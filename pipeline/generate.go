@@ -47,8 +47,8 @@ type Question struct {
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool
 	// Particular is set when the question is about particular people or
-	// events: the router reached a topic, or it follows up on an earlier
-	// question's subject. Verses are then ranked by evidence, and a verse
+	// events: the router reached a topic, it follows up on an earlier
+	// question's subject, or it asks who or what happened (asksParticular). Verses are then ranked by evidence, and a verse
 	// naming people is not set back (see rankCandidates).
 	Particular bool
 }

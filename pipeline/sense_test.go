@@ -136,3 +136,26 @@ func TestAnswerThemeSenses(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerAsksParticular: a question asking who did something is
+// answered by the verse that names him, though a verse naming people is
+// set back for an everyday question.
+func TestAnswerAsksParticular(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := pipeline.NewAnswerer(b.st, b.r, nil)
+	ans, err := a.Answer(t.Context(), "which prophet went up to heaven in a whirlwind", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, b.st, ans, 3)
+	elijah := storetest.Verses(t, "2 Kings 2:1", "2 Kings 2:11")
+	for _, ref := range ans.References {
+		for _, id := range ref.VerseIDs() {
+			if slices.Contains(elijah, id) {
+				return
+			}
+		}
+	}
+	t.Errorf("cites %+v, want 2 Kings 2:11", ans.References)
+}

@@ -58,6 +58,28 @@ func answerable(question string, relevant bool, cands []Candidate, routed []Rout
 	return true
 }
 
+// asksParticular reports whether the question asks about a particular
+// person or event by its grammar: it opens with the pronoun that asks
+// for a person ("who", "whom", "whose"), asks "which" or "what" of a noun
+// WordNet files as a person ("which prophet went up …"), or asks what
+// happened. Such a question is answered by verses that name people and
+// tell what came to pass.
+func asksParticular(q string, g *grammar) bool {
+	w := questionWords(q)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "who", "whom", "whose":
+		return true
+	case "which", "what":
+		if len(w) > 1 && (g.isPerson(w[1]) || w[0] == "what" && w[1] == "happened") {
+			return true
+		}
+	}
+	return false
+}
+
 // questionWords are a question's words in lower case, punctuation dropped.
 func questionWords(q string) []string {
 	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
