@@ -152,11 +152,11 @@ func deriveArchaic(kjv, modern map[string]int) map[string]string {
 }
 
 // questionFrame are terms that frame a question without naming its topic
-// ("what does the Bible say about", "verses for"): they would only dilute
-// its evidence and coverage. A stop list of the question's frame, not a
-// bridge.
+// ("what does the Bible say about", "verses for", "what happened at"):
+// they would only dilute its evidence and coverage. A stop list of the
+// question's frame, not a bridge.
 var questionFrame = map[string]bool{
 	"bibl": true, "scriptur": true, "vers": true, "say": true, "okay": true,
 	"ok": true, "feel": true, "deal": true, "someth": true, "thing": true,
-	"not": true,
+	"not": true, "happen": true,
 }

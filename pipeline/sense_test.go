@@ -100,6 +100,8 @@ func TestAnswerThemeSenses(t *testing.T) {
 		// a thing by its stem only ("tired": TIRE, a headdress), and a
 		// figure (WAY's "Of holiness", not the road).
 		{"Why did Jesus curse the fig tree?", false, nil},
+		// "happened" frames an event question, as "say about" a topic.
+		{"what happened at the burning bush", false, storetest.Verses(t, "Exodus 3:2-6")},
 		{"How should I treat my enemies?", false, nil},
 		{"I am so tired. Where can I find rest?", false, nil},
 		{"treat others the way you want to be treated", false, nil},
