@@ -53,7 +53,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.927, W: [3]float64{2.25, -5.486, 5.939}}
+var themeGate = ThemeGate{Bias: -2.919, W: [3]float64{2.241, -5.487, 5.939}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
