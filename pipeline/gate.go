@@ -145,9 +145,6 @@ func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCand
 		if a.r.namesEntity(c.topic) {
 			continue
 		}
-		if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
-			continue
-		}
 		// A topic the question names comes with its entries in the order
 		// they match the question; one it refers to, in Nave's.
 		for _, r := range routes {
@@ -158,7 +155,12 @@ func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCand
 		if len(c.routes) == 0 && tt != nil {
 			c.routes = tt.teaching(c.topic, c.score)
 		}
+		// The sense is learnt once per topic and process (sense.go), the
+		// costly step: only for topics with teaching.
 		if len(c.routes) == 0 {
+			continue
+		}
+		if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
 			continue
 		}
 		if lk != nil {
