@@ -200,7 +200,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// candidates beside the search's also when the search found relevant
 	// ones: "how do i deal with fear" finds verses holding "fear", most of
 	// them of the fear of God.
-	th := a.theme(query, themed, rv)
+	th := a.theme(query, themed, rv, jesus)
 	teaching := th.teaching
 	if jesus {
 		// His words on the theme, not its teaching at large: the key

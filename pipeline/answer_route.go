@@ -56,14 +56,15 @@ type themeResult struct {
 // routes[0] is not a name: see Answer) with the Bible's sense of their
 // words (sense.go). A trap is read on the best route: its word is a thing
 // named outside the Bible's setting. Otherwise the theme is the topic the
-// question is most about (chooseTheme), an abstraction Nave's teaches
-// under sections, and the theme gate (gate.go) says whether the question
-// speaks of it as the Bible does; then the teaching is its key passages,
-// then its sections' verses in order of the question (byQuestion), at
-// most maxRoutedVerses. Which of a theme's entries matched best says
-// little (PRAYER's "Answer to, exceeds petition" for "does he answer
-// every prayer"): any of its sections will do.
-func (a *Answerer) theme(question string, routes []Routed, rv *relevance) themeResult {
+// question is most about (chooseTheme), an abstraction with key passages
+// or sections, and the theme gate (gate.go) says whether the question
+// speaks of it as the Bible does (jesus: the question asks what Jesus
+// said, and the rule the gate replaced may answer too); then the teaching
+// is its key passages, then its sections' verses in order of the question
+// (byQuestion), at most maxRoutedVerses. Which of a theme's entries
+// matched best says little (PRAYER's "Answer to, exceeds petition" for
+// "does he answer every prayer"): any of its sections will do.
+func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus bool) themeResult {
 	// What the question names is decided on Nave's alone, without the
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
@@ -84,13 +85,16 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance) themeR
 	}
 	f := a.gateFeatures(question, c, rv)
 	out := themeResult{gate: &f}
-	_, lk := a.r.Dense.(likeness)
-	if lk && !themeGate.answers(f) {
-		return out
-	}
-	if !lk && (c.ts.outOfSetting(a.r, question) || !c.ts.holdsTitle(a.r, question)) {
-		// Without the SIF vectors (the OpenAI-compatible embedder) there
-		// is no likeness to weigh: the rule the gate replaced.
+	// The rule the gate replaced: one of the question's other words in the
+	// theme's text, and its title held whole. It stands without the SIF
+	// vectors (the OpenAI-compatible embedder: no likeness to weigh), and
+	// beside the gate for a question about what Jesus said: "what does
+	// Jesus say about divorce and remarriage" names its theme by its form,
+	// and its teaching is his words (Answer), while the gate was fitted on
+	// questions in people's own words ("remarriage", a word the corpus
+	// never saw, weighs against it there).
+	rule := !c.ts.outOfSetting(a.r, question) && c.ts.holdsTitle(a.r, question)
+	if _, lk := a.r.Dense.(likeness); lk && !themeGate.answers(f) && !(jesus && rule) || !lk && !rule {
 		return out
 	}
 	var keys, sections []Routed

@@ -312,4 +312,20 @@ func TestAnswerJesusWords(t *testing.T) {
 	if !slices.ContainsFunc(first, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
 		t.Errorf("first reference %s holds no words of Jesus", ans.References[0].Reference)
 	}
+	// A theme he spoke of, in a word the corpus never saw ("remarriage"):
+	// answered from his words on it, every reference his.
+	ans, err = a.Answer(t.Context(), "What does Jesus say about divorce and remarriage?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.NoPassage || len(ans.References) == 0 {
+		t.Fatalf("divorce declined: %+v", ans)
+	}
+	vs, err := st.VersesByID(t.Context(), ans.References[0].VerseIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(vs, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
+		t.Errorf("divorce: first reference %s holds no words of Jesus", ans.References[0].Reference)
+	}
 }
