@@ -196,10 +196,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// ferret") is declined, and an abstraction with key passages or
 	// sections ("my anger") that the theme gate (gate.go) lets through is
 	// answered from them even when no one verse holds the question's many
-	// words. Those verses are
-	// candidates beside the search's also when the search found relevant
-	// ones: "how do i deal with fear" finds verses holding "fear", most of
-	// them of the fear of God.
+	// words. Those verses are candidates beside the search's also when the
+	// search found relevant ones: "how do i deal with fear" finds verses
+	// holding "fear", most of them of the fear of God.
 	th := a.theme(query, themed, rv, jesus)
 	teaching := th.teaching
 	if jesus {
