@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"math"
-	"slices"
 	"testing"
 	"time"
 
@@ -94,8 +93,5 @@ func BenchmarkAnswer(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	slices.Sort(lat)
-	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(pct(0.5), "p50-ms")
-	b.ReportMetric(pct(0.99), "p99-ms")
+	reportLatency(b, lat)
 }

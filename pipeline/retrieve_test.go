@@ -522,6 +522,11 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
+	reportLatency(b, lat)
+}
+
+// reportLatency reports the 50th and 99th percentiles of lat in ms.
+func reportLatency(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.5), "p50-ms")
