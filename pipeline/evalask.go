@@ -41,12 +41,36 @@ type askLine struct {
 // DefaultAskCases returns the built-in question set
 // (testdata/eval/ask.jsonl), the old set the offline generator was tuned
 // on.
-func DefaultAskCases() ([]AskCase, error) {
-	b, err := evalFiles.ReadFile("testdata/eval/ask.jsonl")
+func DefaultAskCases() ([]AskCase, error) { return AskSetCases("ask") }
+
+// AskTuningSets are the /ask tuning sets (testdata/eval) the theme gate
+// is fitted on; the held-out ask2, ask3 and ask4 are never among them.
+var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "askdev5", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
+
+// AskSetCases returns the cases of a built-in ask set by name.
+func AskSetCases(name string) ([]AskCase, error) {
+	b, err := evalFiles.ReadFile("testdata/eval/" + name + ".jsonl")
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: ask cases: %w", err)
+		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
 	}
-	return ReadAskCases(bytes.NewReader(b))
+	cs, err := ReadAskCases(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
+	}
+	return cs, nil
+}
+
+// AskTuningCases returns the cases of every ask tuning set, in order.
+func AskTuningCases() ([]AskCase, error) {
+	var out []AskCase
+	for _, name := range AskTuningSets {
+		cs, err := AskSetCases(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
 }
 
 // ReadAskCases reads JSON lines {"question", "kind"?, "expect": ["John

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -200,23 +199,6 @@ func (a *Answerer) gateFeatures(question string, c themeCandidate, rv *relevance
 	}
 	f.unknown = safeDiv(float64(rv.q.unknown), float64(rv.q.unknown+rv.q.words))
 	return f
-}
-
-// AskTuningSets are the /ask tuning sets (testdata/eval) the theme gate
-// is fitted on; the held-out ask2, ask3 and ask4 are never among them.
-var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "askdev5", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
-
-// AskSetCases returns the cases of a built-in ask set by name.
-func AskSetCases(name string) ([]AskCase, error) {
-	b, err := evalFiles.ReadFile("testdata/eval/" + name + ".jsonl")
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
-	}
-	cs, err := ReadAskCases(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: ask set %s: %w", name, err)
-	}
-	return cs, nil
 }
 
 // FitThemeGate fits the theme gate on cases, answered by a: a question

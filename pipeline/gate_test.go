@@ -14,13 +14,9 @@ import (
 func TestThemeGateFit(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	var cases []pipeline.AskCase
-	for _, name := range pipeline.AskTuningSets {
-		cs, err := pipeline.AskSetCases(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, cs...)
+	cases, err := pipeline.AskTuningCases()
+	if err != nil {
+		t.Fatal(err)
 	}
 	g, n, err := pipeline.FitThemeGate(t.Context(), b.answerer(nil), cases)
 	if err != nil {
@@ -73,15 +69,13 @@ func TestLogistic(t *testing.T) {
 // latency percentiles.
 func BenchmarkAnswer(b *testing.B) {
 	bb := setup(b)
-	var qs []string
-	for _, name := range pipeline.AskTuningSets {
-		cs, err := pipeline.AskSetCases(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, c := range cs {
-			qs = append(qs, c.Question)
-		}
+	cases, err := pipeline.AskTuningCases()
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs := make([]string, len(cases))
+	for i, c := range cases {
+		qs[i] = c.Question
 	}
 	a := bb.answerer(nil)
 	var lat []time.Duration

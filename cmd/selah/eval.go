@@ -185,9 +185,8 @@ generator is the configured one (SELAH_GENERATOR).`,
 	return cmd
 }
 
-// evalCalibrate fits the calibration on the training split and the theme
-// gate on the ask tuning sets, and prints them,
-// with how the weak threshold splits the training queries.
+// evalCalibrate fits the score calibration on the training split and the
+// theme gate on the ask tuning sets, and prints them as Go literals.
 func evalCalibrate(cmd *cobra.Command, st *store.Store, r *pipeline.Retriever) error {
 	ctx := cmd.Context()
 	var train []pipeline.EvalCase
@@ -218,13 +217,9 @@ func evalCalibrate(cmd *cobra.Command, st *store.Store, r *pipeline.Retriever) e
 	fmt.Fprintf(cmd.OutOrStdout(), "calibration = %s\nconfidence  = %s\n", perHit.Literal(), perQuery.Literal())
 	// The theme gate weighs questions with the shipped search confidence:
 	// fit the two above first, and ship them, before refitting it.
-	var asks []pipeline.AskCase
-	for _, name := range pipeline.AskTuningSets {
-		cases, err := pipeline.AskSetCases(name)
-		if err != nil {
-			return err
-		}
-		asks = append(asks, cases...)
+	asks, err := pipeline.AskTuningCases()
+	if err != nil {
+		return err
 	}
 	gate, n, err := pipeline.FitThemeGate(ctx, pipeline.NewAnswerer(st, r, nil), asks)
 	if err != nil {
