@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.919, W: [3]float64{2.241, -5.487, 5.939}}
+var themeGate = ThemeGate{Bias: -2.911, W: [3]float64{2.161, -5.523, 6.008}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias

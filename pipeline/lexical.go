@@ -254,7 +254,9 @@ func (l *Lexical) query(text string) (qs []qterm, unknown int) {
 			unknown++
 		}
 	})
-	return qs, unknown
+	// The tokenizer drops digits: a number no verse could write ("in
+	// 2020") is a word never seen all the same (numerals.go).
+	return qs, unknown + strayNumerals(text)
 }
 
 // nameTerms are the terms of the words text writes as names: with a

@@ -271,6 +271,8 @@ func TestWeakMatches(t *testing.T) {
 		{"", true},
 		{"what is the capital of France", true},
 		{"recommend a good laptop for programming", true},
+		// A number no verse could write is a word never seen (numerals.go).
+		{"derivative of sin(x)^2", true},
 	}
 	for _, tt := range tests {
 		res, err := b.r.Search(b.ctx, tt.q, 10)
@@ -608,6 +610,31 @@ func TestPhraseRunsFused(t *testing.T) {
 		checkHits(t, q, res)
 		if len(res.Hits) == 0 || res.Hits[0].Verse.ID != want {
 			t.Errorf("%q: %v, want %s first", q, ids(res), want)
+		}
+	}
+}
+
+// TestSearchNumerals: a number written in digits finds the verses that
+// write it in words (numerals.go).
+func TestSearchNumerals(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct {
+		q    string
+		top  int
+		want []corpus.VerseID
+	}{
+		{"the 10 commandments", 3, []corpus.VerseID{corpus.NewVerseID(2, 34, 28), corpus.NewVerseID(5, 4, 13), corpus.NewVerseID(5, 10, 4)}},
+		{"how did Jesus feed the 5000", 3, []corpus.VerseID{corpus.NewVerseID(40, 14, 21), corpus.NewVerseID(41, 6, 44), corpus.NewVerseID(42, 9, 14), corpus.NewVerseID(43, 6, 10)}},
+	}
+	for _, tt := range tests {
+		res, err := b.r.Search(b.ctx, tt.q, tt.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHits(t, tt.q, res)
+		if !slices.ContainsFunc(ids(res), func(id corpus.VerseID) bool { return slices.Contains(tt.want, id) }) {
+			t.Errorf("%q: %v, want one of %v", tt.q, ids(res), tt.want)
 		}
 	}
 }
