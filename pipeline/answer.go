@@ -199,7 +199,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// words. Those verses are candidates beside the search's also when the
 	// search found relevant ones: "how do i deal with fear" finds verses
 	// holding "fear", most of them of the fear of God.
-	th := a.theme(query, themed, rv, jesus)
+	var th themeResult
+	if len(routed) == 0 {
+		// A question naming a person or place is about it, not a theme.
+		th = a.theme(query, themed, rv, jesus)
+	}
 	teaching := th.teaching
 	if jesus {
 		// His words on the theme, not its teaching at large: the key

@@ -42,3 +42,16 @@ func Logistic(xs [][]float64, ys, weights []float64, iters int) (bias float64, w
 // Teaching and SeeAlso expose the router's view of a theme (gate.go).
 func Teaching(r *NaveRouter, title string) []Routed { return r.teaching(title, 1) }
 func SeeAlso(r *NaveRouter, title string) []string  { return r.seeAlso(title) }
+
+// NearThemes exposes the themes the word vectors bridge question to
+// (bridge.go), best first; nil without word vectors.
+func NearThemes(r *Retriever, question string) []string {
+	if r.bridge == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range r.bridge.near(question) {
+		out = append(out, b.title)
+	}
+	return out
+}

@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.911, W: [3]float64{2.161, -5.523, 6.008}}
+var themeGate = ThemeGate{Bias: -2.651, W: [3]float64{2.117, -5.662, 5.983}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -140,38 +140,54 @@ func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCand
 		}
 	}
 	lk, _ := a.r.Dense.(likeness)
-	for _, c := range cands {
-		if a.r.namesEntity(c.topic) {
-			continue
-		}
-		// A topic the question names comes with its entries in the order
-		// they match the question; one it refers to, in Nave's.
-		for _, r := range routes {
-			if r.Topic == c.topic && (r.Key || r.Section) {
-				c.routes = append(c.routes, r)
+	consider := func(cands []themeCandidate) {
+		for _, c := range cands {
+			if a.r.namesEntity(c.topic) {
+				continue
+			}
+			// A topic the question names comes with its entries in the order
+			// they match the question; one it refers to, in Nave's.
+			for _, r := range routes {
+				if r.Topic == c.topic && (r.Key || r.Section) {
+					c.routes = append(c.routes, r)
+				}
+			}
+			if len(c.routes) == 0 && tt != nil {
+				c.routes = tt.teaching(c.topic, c.score)
+			}
+			// The sense is learnt once per topic and process (sense.go), the
+			// costly step: only for topics with teaching.
+			if len(c.routes) == 0 {
+				continue
+			}
+			if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
+				continue
+			}
+			if lk != nil {
+				ids := make([]corpus.VerseID, min(len(c.routes), themeLikeVerses))
+				for i := range ids {
+					ids[i] = c.routes[i].Verse
+				}
+				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
+			}
+			if !ok || c.score+c.likeness > best.score+best.likeness {
+				best, ok = c, true
 			}
 		}
-		if len(c.routes) == 0 && tt != nil {
-			c.routes = tt.teaching(c.topic, c.score)
-		}
-		// The sense is learnt once per topic and process (sense.go), the
-		// costly step: only for topics with teaching.
-		if len(c.routes) == 0 {
-			continue
-		}
-		if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
-			continue
-		}
-		if lk != nil {
-			ids := make([]corpus.VerseID, min(len(c.routes), themeLikeVerses))
-			for i := range ids {
-				ids[i] = c.routes[i].Verse
+	}
+	consider(cands)
+	if !ok && lk != nil && a.r.bridge != nil {
+		// No theme the router named can answer: the themes the question's
+		// words are near in the word vectors (bridge.go), at their CSLS
+		// score, capped like a route's. Weighed only now: beside the
+		// router's themes they won where its own words named the right one.
+		var near []themeCandidate
+		for _, b := range a.r.bridge.near(question) {
+			if !seen[b.title] {
+				near = append(near, themeCandidate{topic: b.title, score: min(b.score, 1)})
 			}
-			c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 		}
-		if !ok || c.score+c.likeness > best.score+best.likeness {
-			best, ok = c, true
-		}
+		consider(near)
 	}
 	return best, ok
 }

@@ -59,6 +59,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		denseName string
 		router    *NaveRouter
 		wn        *wordnet.WordNet
+		bridge    *themeBridge
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
@@ -79,7 +80,14 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		if err != nil {
 			return fmt.Errorf("pipeline: SIF index: %w", err)
 		}
-		dense, denseName = sif, SIFName
+		dense, denseName, bridge = sif, SIFName, newThemeBridge(vecs)
+		// The bridge's titles and their CSLS density (about 2 s of dot
+		// products) are built beside the other sources rather than in the
+		// first question that needs them.
+		g.Go(func() error {
+			bridge.once.Do(bridge.build)
+			return nil
+		})
 		return nil
 	})
 	g.Go(func() (err error) {
@@ -97,7 +105,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	r.Dense, r.DenseName = dense, denseName
+	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
 	router.Entity = r.namesEntity
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)

@@ -118,6 +118,7 @@ type Retriever struct {
 	speller *speller       // names as people misspell them (respell.go)
 	phrase  *phraseIndex   // the verses' wording, for queries that quote it (phrase.go)
 	senses  *senses        // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	bridge  *themeBridge   // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
