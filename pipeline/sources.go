@@ -157,13 +157,19 @@ func b2i(b bool) int {
 }
 
 // asksJesusWords reports whether the question asks what Jesus said or
-// taught: it names him and a verb of speaking.
+// taught: it names him and a verb of speaking, or asks what holds
+// "according to" him, or puts "on" right after his name as a heading does
+// ("Jesus on forgiveness").
 func asksJesusWords(q string) bool {
 	names, speech := false, false
-	for _, w := range questionWords(q) {
+	ws := questionWords(q)
+	for i, w := range ws {
 		switch strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") {
 		case "jesus", "christ":
 			names = true
+			if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
+				speech = true
+			}
 		case "say", "said", "says", "saying", "sayings", "teach", "taught", "teaches", "teaching", "teachings",
 			"tell", "told", "speak", "spoke", "words", "preach", "preached", "command", "commanded":
 			speech = true

@@ -1,0 +1,23 @@
+package pipeline
+
+import "testing"
+
+func TestAsksJesusWords(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"What did Jesus say about worry?":                       true,
+		"what does Jesus teach about prayer":                    true,
+		"jesus on forgiveness":                                  true,
+		"what does it mean to be born again according to Jesus": true,
+		"Christ's words on divorce":                             true,
+		"Who is Jesus?":                                         false,
+		"What happened when Jesus calmed the storm?":            false,
+		"according to Paul, is Jesus coming back?":              false,
+		"what did Jesus do on the sabbath":                      false,
+		"what did the disciples say when Jesus walked on water": true, // a speech verb: read as his words, as before
+	} {
+		if got := asksJesusWords(q); got != want {
+			t.Errorf("asksJesusWords(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
