@@ -69,18 +69,19 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus 
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
 	// gave them.
+	// With no topic named, the word vectors may still bridge the question
+	// to a theme (chooseTheme, bridge.go).
 	i := slices.IndexFunc(routes, func(r Routed) bool { return !r.Key })
 	if i < 0 && a.r.bridge == nil {
 		return themeResult{}
 	}
-	if i < 0 {
-		// No topic named: the word vectors may still bridge the question
-		// to a theme (chooseTheme).
-	} else if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
-		// The question names a thing ("Why did God send the flood?"):
-		// not a theme it speaks of, whether the thing is in the Bible's
-		// setting or a trap.
-		return themeResult{trap: a.r.senses.trap(question, routes[i])}
+	if i >= 0 {
+		if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
+			// The question names a thing ("Why did God send the flood?"):
+			// not a theme it speaks of, whether the thing is in the Bible's
+			// setting or a trap.
+			return themeResult{trap: a.r.senses.trap(question, routes[i])}
+		}
 	}
 	c, ok := a.chooseTheme(question, routes)
 	if !ok {
