@@ -133,6 +133,10 @@ func ordinalWords(words string) string {
 
 // numerals finds text's runs of digits outside the references it holds.
 func numerals(text string) []numeral {
+	if !strings.ContainsAny(text, "0123456789") {
+		// Most queries: no reference to find either.
+		return nil
+	}
 	refs := corpus.FindReferences(text)
 	inRef := func(i int) bool {
 		for _, m := range refs {
