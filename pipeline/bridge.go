@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -64,28 +65,31 @@ func newThemeBridge(vecs *wordvec.Vectors) *themeBridge {
 }
 
 func (b *themeBridge) build() {
-	vocab := make([][]float32, b.vecs.Len())
-	for i := range vocab {
-		vocab[i] = unitVector(b.vecs.Vector(i))
+	// The words the density is measured among, as unit vectors: only the
+	// frequent ones, not the whole vocabulary.
+	type word struct {
+		i    int
+		unit []float32
 	}
-	var titles []string
-	for title := range topics.Keys() {
-		titles = append(titles, title)
+	var frequent []word
+	for i := range b.vecs.Len() {
+		if b.vecs.Count(i) >= cslsMinCount {
+			frequent = append(frequent, word{i, unitVector(b.vecs.Vector(i))})
+		}
 	}
-	slices.Sort(titles)
-	for _, title := range titles {
+	for _, title := range slices.Sorted(maps.Keys(topics.Keys())) {
 		i := b.vecs.Lookup(strings.ToLower(title))
 		if i < 0 {
 			continue
 		}
-		u := vocab[i]
+		u := unitVector(b.vecs.Vector(i))
 		// The title's csls nearest words, itself excluded.
 		best := make([]float32, 0, csls+1)
-		for j, w := range vocab {
-			if j == i || b.vecs.Count(j) < cslsMinCount {
+		for _, w := range frequent {
+			if w.i == i {
 				continue
 			}
-			d := dot(u, w)
+			d := dot(u, w.unit)
 			if len(best) == csls && d <= best[csls-1] {
 				continue
 			}
