@@ -78,3 +78,15 @@ func (r *Retriever) namesEntity(title string) bool {
 	first = strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
 	return r.proper[first] > 0
 }
+
+// namesProper reports whether text holds a word the KJV writes as a name
+// (properNames): "the road to Damascus" is a road of the Bible's setting,
+// whatever else the question says.
+func (r *Retriever) namesProper(text string) bool {
+	for _, w := range questionWords(text) {
+		if r.proper[w] > 0 {
+			return true
+		}
+	}
+	return false
+}

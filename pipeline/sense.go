@@ -165,7 +165,7 @@ func (s *senses) trap(question string, best Routed) bool {
 	if ts == nil || !ts.known || !ts.physical || hasAnyPrefix(best.Entry, naveFigures) {
 		return false
 	}
-	return ts.outOfSetting(s.r, question) && s.namedAsNoun(ts, question)
+	return ts.outOfSetting(s.r, question) && s.namedAsNoun(ts, question) && !s.r.namesProper(question)
 }
 
 // titleNouns returns the noun lemmas of a topic's name; a name WordNet

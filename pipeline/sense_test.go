@@ -39,18 +39,20 @@ func TestTopicSense(t *testing.T) {
 
 // TestSearchSenseTrapWeak: /search says a sense trap's best match is weak,
 // as /ask declines it, though its verses hold the query's words (the
-// stocks of Acts 16:24); a quotation of those verses and a thing in the
-// Bible's setting are not.
+// stocks of Acts 16:24); a quotation of those verses, a thing in the
+// Bible's setting, and a thing beside a name the Bible writes ("the road
+// to Damascus": ROADS' text holds neither name) are not.
 func TestSearchSenseTrapWeak(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	for q, weak := range map[string]bool{
-		"which stocks should I buy":                  true,
-		"What should I feed my pet ferret?":          true,
-		"When were the Dead Sea Scrolls discovered?": true,
-		"he put their feet fast in the stocks":       false,
-		"Why did Jesus curse the fig tree?":          false,
-		"How should I treat my enemies?":             false,
+		"which stocks should I buy":                     true,
+		"What should I feed my pet ferret?":             true,
+		"When were the Dead Sea Scrolls discovered?":    true,
+		"he put their feet fast in the stocks":          false,
+		"Why did Jesus curse the fig tree?":             false,
+		"How should I treat my enemies?":                false,
+		"what happened to Saul on the road to Damascus": false,
 	} {
 		res, err := b.r.Search(t.Context(), q, 5)
 		if err != nil {
