@@ -328,4 +328,18 @@ func TestAnswerJesusWords(t *testing.T) {
 	if !slices.ContainsFunc(vs, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
 		t.Errorf("divorce: first reference %s holds no words of Jesus", ans.References[0].Reference)
 	}
+	// The verb of his speaking is not the subject: "teach" routed this
+	// to INSTRUCTION (Psalms 32:8) before; he taught the Lord's prayer.
+	ans, err = a.Answer(t.Context(), "how did Jesus teach us to pray", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lords := corpus.NewVerseID(40, 6, 9)
+	if !slices.ContainsFunc(ans.References, func(r pipeline.Reference) bool { return slices.Contains(r.VerseIDs(), lords) }) {
+		var got []string
+		for _, r := range ans.References {
+			got = append(got, r.Reference)
+		}
+		t.Errorf("how did Jesus teach us to pray: %v, want Matthew 6:9 among them", got)
+	}
 }

@@ -127,16 +127,30 @@ func speakerName(w string) bool {
 	return w == "jesus" || w == "christ"
 }
 
-// withoutSpeaker is the question with the speaker's names left out.
+// withoutSpeaker is the question with the speaker's names and the verbs
+// of his speaking left out: "how did Jesus teach us to pray" asks about
+// prayer, and "teach" would route it to INSTRUCTION.
 func withoutSpeaker(q string) string {
 	words := strings.Fields(q)
 	out := words[:0:0]
 	for _, w := range words {
-		if !speakerName(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })) {
+		w1 := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+		if !speakerName(w1) && !speechWord(strings.ToLower(w1)) {
 			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// speechWord reports whether w is a word of speaking or teaching, with
+// which a question asks for what someone said.
+func speechWord(w string) bool {
+	switch w {
+	case "say", "said", "says", "saying", "sayings", "teach", "taught", "teaches", "teaching", "teachings",
+		"tell", "told", "speak", "spoke", "words", "preach", "preached", "command", "commanded":
+		return true
+	}
+	return false
 }
 
 // wordsOfChristFirst moves the hits holding words of Jesus before the
@@ -170,9 +184,8 @@ func asksJesusWords(q string) bool {
 			if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
 				speech = true
 			}
-		case "say", "said", "says", "saying", "sayings", "teach", "taught", "teaches", "teaching", "teachings",
-			"tell", "told", "speak", "spoke", "words", "preach", "preached", "command", "commanded":
-			speech = true
+		default:
+			speech = speech || speechWord(w)
 		}
 	}
 	return names && speech

@@ -21,3 +21,19 @@ func TestAsksJesusWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutSpeaker: a question about what Jesus said is searched for its
+// subject, without his name or the verb of his speaking.
+func TestWithoutSpeaker(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]string{
+		"how did Jesus teach us to pray":                 "how did us to pray",
+		"What did Jesus say about worry?":                "What did about worry?",
+		"Christ's words on divorce":                      "on divorce",
+		"what did Jesus say is the greatest commandment": "what did is the greatest commandment",
+	} {
+		if got := withoutSpeaker(q); got != want {
+			t.Errorf("withoutSpeaker(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
