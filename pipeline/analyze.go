@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
@@ -159,4 +160,24 @@ var questionFrame = map[string]bool{
 	"bibl": true, "scriptur": true, "vers": true, "say": true, "okay": true,
 	"ok": true, "feel": true, "deal": true, "someth": true, "thing": true,
 	"not": true, "happen": true,
+}
+
+// bibleNames are the names of the text selah serves, which frame a
+// question as "the Bible" does ("what does the King James Version say
+// about love"). Read as names, "King James" reached the apostle James
+// ("Who translated the King James Version?" cited Luke 8:51).
+var bibleNames = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:king\s+james(?:['’]s?)?(?:\s+(?:version|bible|translation))?|authori[sz]ed\s+version|kjv)\b`)
+
+// asBible writes the names of the translation in q as "Bible".
+func asBible(q string) string {
+	l := strings.ToLower(q)
+	if !strings.Contains(l, "james") && !strings.Contains(l, "kjv") && !strings.Contains(l, "authori") {
+		return q
+	}
+	return bibleNames.ReplaceAllStringFunc(q, func(m string) string {
+		if strings.HasPrefix(strings.ToLower(m), "the") {
+			return "the Bible"
+		}
+		return "Bible"
+	})
 }

@@ -24,6 +24,13 @@ func TestRespell(t *testing.T) {
 		{"asdf qwerty zxcv", "asdf qwerty zxcv"},
 		{"which stocks should I buy", "which stocks should I buy"},
 		{"Iran", "Iran"}, // shorter than a misspelling is told from another name
+		// The translation's names frame a question as "the Bible" does; the
+		// apostle keeps his.
+		{"what does the King James Version say about love", "what does the Bible say about love"},
+		{"how many words are in the kjv", "how many words are in the Bible"},
+		{"Who translated the King James Bible?", "Who translated the Bible?"},
+		{"where can I buy a king james bible", "where can I buy a Bible"},
+		{"James the son of Zebedee", "James the son of Zebedee"},
 	}
 	for _, tt := range tests {
 		if got := b.r.Respell(tt.q); got != tt.want {

@@ -228,10 +228,11 @@ func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
 
 // Respell returns query with the names it misspells as the KJV writes
 // them ("who was jezabel" → "who was Jezebel"; respell.go) and its
-// numbers in words ("40 days" → "forty days"; numerals.go). Search
-// respells its query itself.
+// numbers in words ("40 days" → "forty days"; numerals.go), and the
+// translation's names as "the Bible" (bibleNames). Search respells its
+// query itself.
 func (r *Retriever) Respell(query string) string {
-	return r.speller.respell(spellNumerals(query), r.Dictionary)
+	return r.speller.respell(spellNumerals(asBible(query)), r.Dictionary)
 }
 
 // Verse returns the verse id, from memory.
