@@ -178,14 +178,13 @@ func asksJesusWords(q string) bool {
 	names, speech := false, false
 	ws := questionWords(q)
 	for i, w := range ws {
-		switch strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") {
-		case "jesus", "christ":
-			names = true
-			if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
-				speech = true
-			}
-		default:
+		if !speakerName(w) {
 			speech = speech || speechWord(w)
+			continue
+		}
+		names = true
+		if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
+			speech = true
 		}
 	}
 	return names && speech
