@@ -81,9 +81,11 @@ func (r *Retriever) namesEntity(title string) bool {
 
 // namesProper reports whether text holds a word the KJV writes as a name
 // (properNames): "the road to Damascus" is a road of the Bible's setting,
-// whatever else the question says.
+// whatever else the question says. A possessive ("Saul's road") is its
+// name: questionWords keeps the apostrophe that contractions need.
 func (r *Retriever) namesProper(text string) bool {
 	for _, w := range questionWords(text) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		if r.proper[w] > 0 {
 			return true
 		}
