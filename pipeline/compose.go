@@ -67,9 +67,15 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	sentences := append(slices.Clone(own), quotes...)
 	if len(own) == 0 {
 		// Quotations alone do not say what they answer; where Nave's
-		// files them is a claim of the source's, tied to them.
-		if l := c.listingSentence(); l != "" {
+		// files them is a claim of the source's, tied to them. It leads
+		// the answer when it files the first passage quoted; filing only
+		// a later one, it follows that first quotation, which it does not
+		// describe ("I can do all things" quotes Philippians 4:13, and
+		// MYSTERIES files the Deuteronomy 29:29 cited after it).
+		if l, lead := c.listingSentence(); l != "" && (lead || len(sentences) == 0) {
 			sentences = append([]string{l}, sentences...)
+		} else if l != "" {
+			sentences = slices.Insert(sentences, 1, l)
 		}
 	}
 	if len(sentences) == 0 {
@@ -321,26 +327,29 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 
 // listingSentence says under which Nave's topic the cited passages are
 // filed ("Nave's Topical Bible lists Genesis 6:17 and Genesis 7:17 under
-// the topic Flood."): the first of the question's Listings that holds a
-// cited verse, naming each cited verse it holds. "" when none does.
-func (c *composition) listingSentence() string {
-	for _, f := range c.q.Listings {
-		var ids []corpus.VerseID
-		for _, id := range f.Verses {
-			if slices.Contains(c.chosen, id) {
-				ids = append(ids, id)
+// the topic Flood."), naming each cited verse the listing holds: the first
+// of the question's Listings that holds a verse of the first passage cited
+// (lead), else the first that holds any cited verse. "" when none does.
+func (c *composition) listingSentence() (sentence string, lead bool) {
+	for _, first := range []bool{true, false} {
+		for _, f := range c.q.Listings {
+			var ids []corpus.VerseID
+			for _, id := range f.Verses {
+				if slices.Contains(c.chosen, id) {
+					ids = append(ids, id)
+				}
 			}
+			if len(ids) == 0 || first && !slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.first, id) }) {
+				continue
+			}
+			var refs []string
+			for _, run := range groupAdjacent(ids) {
+				refs = append(refs, spanReference(run))
+			}
+			return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicLabel(f.Topic)), first
 		}
-		if len(ids) == 0 {
-			continue
-		}
-		var refs []string
-		for _, run := range groupAdjacent(ids) {
-			refs = append(refs, spanReference(run))
-		}
-		return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicLabel(f.Topic))
 	}
-	return ""
+	return "", false
 }
 
 // hubSentences is the first sentence of the best matching hub's summary,

@@ -343,3 +343,42 @@ func TestAnswerJesusWords(t *testing.T) {
 		t.Errorf("how did Jesus teach us to pray: %v, want Matthew 6:9 among them", got)
 	}
 }
+
+// TestComposerListingFollowsLead: where Nave's files the cited passages
+// leads a quotations-only answer when it files the first passage quoted;
+// a listing of a later passage alone follows the first quotation, which it
+// does not describe ("I can do all things" quotes Philippians 4:13, and
+// MYSTERIES files only the Deuteronomy 29:29 cited after it).
+func TestComposerListingFollowsLead(t *testing.T) {
+	t.Parallel()
+	phil, deut := corpus.NewVerseID(50, 4, 13), corpus.NewVerseID(5, 29, 29)
+	cands := candidatesOf(
+		verseText{phil, "I can do all things through Christ which strengtheneth me."},
+		verseText{deut, "The secret things belong unto the LORD our God: but those things which are revealed belong unto us and to our children for ever, that we may do all the words of this law."},
+	)
+	cands[0].Evidence, cands[1].Evidence = 0.9, 0.5
+	for _, tt := range []struct {
+		listings []pipeline.Fact
+		lead     string // the answer's first words
+		listing  string // the listing sentence, somewhere
+	}{
+		{
+			listings: []pipeline.Fact{{Topic: "MYSTERIES", Verses: []corpus.VerseID{deut}}},
+			lead:     `Scripture says: "I can do all things`,
+			listing:  "Nave's Topical Bible lists Deuteronomy 29:29 under the topic Mysteries.",
+		},
+		{
+			listings: []pipeline.Fact{{Topic: "MYSTERIES", Verses: []corpus.VerseID{deut}}, {Topic: "STRENGTH", Verses: []corpus.VerseID{phil}}},
+			lead:     "Nave's Topical Bible lists Philippians 4:13 under the topic Strength.",
+			listing:  "Nave's Topical Bible lists Philippians 4:13 under the topic Strength.",
+		},
+	} {
+		d, err := pipeline.Composer{}.Generate(t.Context(), pipeline.Question{Text: "I can do all things", Candidates: cands, MaxRefs: 3, Listings: tt.listings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(d.Answer, tt.lead) || !strings.Contains(d.Answer, tt.listing) {
+			t.Errorf("answer %q: want it to open %q and hold %q", d.Answer, tt.lead, tt.listing)
+		}
+	}
+}
