@@ -115,6 +115,7 @@ the service refuses a vectors file whose checksum it does not expect.`,
 	f.IntVar(&p.Threads, "threads", p.Threads, "fastText threads (1 is reproducible)")
 	f.IntVar(&p.Epochs, "epochs", p.Epochs, "fastText epochs")
 	f.IntVar(&p.Window, "window", p.Window, "fastText context window (-ws)")
+	f.IntVar(&p.Dims, "dims", p.Dims, "vector dimensions (-dim)")
 	f.IntVar(&p.MinCount, "min-count", p.MinCount, "words rarer than this in the corpus get no vector")
 	return cmd
 }
