@@ -19,7 +19,7 @@ func newTrainCmd(cfg *config) *cobra.Command {
 	var fromVec string
 	cmd := &cobra.Command{
 		Use:   "train",
-		Short: "Reproduce the word vectors from the Debian data (fastText, 30-40 minutes)",
+		Short: "Reproduce the word vectors from the Debian data (fastText, about 25 minutes)",
 		Long: `train reproduces selah's word vectors, which the semantic verse index
 (SIF) loads at start, from the Debian data alone:
 
@@ -30,17 +30,17 @@ func newTrainCmd(cfg *config) *cobra.Command {
   - and one aligned line per verse pairing, for each Strong's lemma, the KJV's
     word, the WEB's word and the head of Strong's gloss.
 
-It assembles that corpus (5.6 million tokens in 230,000 lines; 20-40 seconds),
-trains fastText skipgram vectors on it with Debian's fasttext command (100
-dimensions, window 5, 5 epochs, min count 5, no character n-grams, seed 1)
-and writes the vectors of its 35,943 words, int8-quantized, to --out (4.2 MB).
+It assembles that corpus (5.6 million tokens in 230,000 lines; 10-40 seconds),
+trains fastText skipgram vectors on it with Debian's fasttext command (200
+dimensions, window 5, 15 epochs, min count 5, no character n-grams, seed 1)
+and writes the vectors of its 35,943 words, int8-quantized, to --out (7.8 MB).
 
 Training runs on one thread, because fastText's threads share the model
-without locks and only one thread gives the same file on every run (two
-runs gave the committed file's checksum). It took 30 and 38 minutes on a
-shared 2-core machine under heavy load (about 13,000 words per second);
---threads 2 took 19 minutes there but gives a slightly different file each
-time.
+without locks and only one thread gives the same file on every run. The
+committed file took 23.5 minutes on a 2-core machine training a second
+model beside it (2026-11-26); the earlier 100-dimension, 5-epoch file took
+30 to 38 minutes on a shared machine under heavy load. --threads 2 is
+faster but gives a slightly different file each time.
 
 It prints the file's SHA-256. To ship new vectors, commit the file together
 with that checksum as wordvec.DefaultSHA256 in pipeline/wordvec/default.go:

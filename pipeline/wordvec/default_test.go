@@ -20,7 +20,7 @@ func TestDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Dims() != 100 || v.Len() < 20000 || v.Total() < 3_000_000 {
+	if v.Dims() != 200 || v.Len() < 20000 || v.Total() < 3_000_000 {
 		t.Fatalf("%d dims, %d words, %d corpus tokens", v.Dims(), v.Len(), v.Total())
 	}
 	for _, w := range []string{"believeth", "believes", "charity", "grief", "anxious", "shepherd"} {
