@@ -25,7 +25,7 @@ import (
 //	  scale  float32  the vector is scale * int8 components
 //	  vec    [dims]int8
 //
-// int8 with a per-vector scale keeps a 100-dimension vector in 104 bytes
+// int8 with a per-vector scale keeps a 200-dimension vector in 204 bytes
 // at a cosine of 0.9999 to the float original.
 const (
 	magic   = "SELAHWV\x00"

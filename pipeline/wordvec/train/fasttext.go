@@ -16,8 +16,8 @@ import (
 	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
-// Params are fastText's training parameters. Defaults are what the
-// prototype measured (issue 12): skipgram, 100 dimensions, fastText's
+// Params are fastText's training parameters: skipgram, as the prototype
+// measured (issue 12), with DefaultParams' settings and fastText's
 // defaults otherwise.
 type Params struct {
 	Dims     int // -dim
