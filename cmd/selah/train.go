@@ -38,9 +38,10 @@ and writes the vectors of its 35,943 words, int8-quantized, to --out (7.8 MB).
 Training runs on one thread, because fastText's threads share the model
 without locks and only one thread gives the same file on every run. The
 committed file took 23.5 minutes on a 2-core machine training a second
-model beside it (2026-11-26); the earlier 100-dimension, 5-epoch file took
-30 to 38 minutes on a shared machine under heavy load. --threads 2 is
-faster but gives a slightly different file each time.
+model beside it, and a second run with no flags, 44 minutes beside the
+test suite, wrote the same file (2026-11-26); the earlier 100-dimension,
+5-epoch file took 30 to 38 minutes on a shared machine under heavy load.
+--threads 2 is faster but gives a slightly different file each time.
 
 It prints the file's SHA-256. To ship new vectors, commit the file together
 with that checksum as wordvec.DefaultSHA256 in pipeline/wordvec/default.go:
