@@ -331,25 +331,30 @@ func (c *composition) factSpan(f Fact) []corpus.VerseID {
 // of the question's Listings that holds a verse of the first passage cited
 // (lead), else the first that holds any cited verse. "" when none does.
 func (c *composition) listingSentence() (sentence string, lead bool) {
-	for _, first := range []bool{true, false} {
-		for _, f := range c.q.Listings {
-			var ids []corpus.VerseID
-			for _, id := range f.Verses {
-				if slices.Contains(c.chosen, id) {
-					ids = append(ids, id)
-				}
+	var fallback string
+	for _, f := range c.q.Listings {
+		var ids []corpus.VerseID
+		for _, id := range f.Verses {
+			if slices.Contains(c.chosen, id) {
+				ids = append(ids, id)
 			}
-			if len(ids) == 0 || first && !slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.first, id) }) {
-				continue
-			}
-			var refs []string
-			for _, run := range groupAdjacent(ids) {
-				refs = append(refs, spanReference(run))
-			}
-			return fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicLabel(f.Topic)), first
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		var refs []string
+		for _, run := range groupAdjacent(ids) {
+			refs = append(refs, spanReference(run))
+		}
+		s := fmt.Sprintf("Nave's Topical Bible lists %s under the topic %s.", joinAnd(refs), topicLabel(f.Topic))
+		if slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.first, id) }) {
+			return s, true
+		}
+		if fallback == "" {
+			fallback = s
 		}
 	}
-	return "", false
+	return fallback, false
 }
 
 // hubSentences is the first sentence of the best matching hub's summary,
