@@ -217,14 +217,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if th.gate != nil {
 		gate = &gateSample{f: *th.gate, confidence: res.Confidence}
 	}
-	if th.trap || !answerable(query, relevant(res) || len(teaching) > 0, candidates(hits, rv), routed) {
+	if th.trap || !answerable(query, relevant(res) || len(teaching) > 0, a.candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits), gate: gate}, nil
 	}
 	if hits, err = a.withRoutedVerses(ctx, hits, append(routed, teaching...)); err != nil {
 		return Answer{}, err
 	}
-	cands := candidates(hits, rv)
+	cands := a.candidates(hits, rv)
 	keyed := map[corpus.VerseID]bool{}
 	for _, r := range teaching {
 		keyed[r.Verse] = keyed[r.Verse] || r.Key
@@ -292,12 +292,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 }
 
 // candidates numbers the hits for the generator, with their evidence.
-func candidates(hits []Hit, rv *relevance) []Candidate {
+func (a *Answerer) candidates(hits []Hit, rv *relevance) []Candidate {
 	out := make([]Candidate, len(hits))
 	for i, h := range hits {
-		out[i] = Candidate{N: i + 1, Verse: h.Verse, Evidence: rv.evidence(h.Verse.ID)}
+		out[i] = a.candidate(i+1, h.Verse, rv)
 	}
 	return out
+}
+
+// candidate is verse v as the generator's candidate number n.
+func (a *Answerer) candidate(n int, v corpus.Verse, rv *relevance) Candidate {
+	return Candidate{N: n, Verse: v, Evidence: rv.evidence(v.ID), Particular: particular(v, a.r.isName)}
 }
 
 func verseIDs(hits []Hit) []corpus.VerseID {

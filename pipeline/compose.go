@@ -502,7 +502,7 @@ func (c *composition) rankCandidates() []Candidate {
 		if c.q.Particular {
 			// By evidence in steps of a tenth, then by retrieval order.
 			p = int((1-x.Evidence)*10)*4096 + x.N
-		} else if particular(x.Verse.Text) {
+		} else if x.Particular {
 			p = 2*(x.N+particularPenalty) + 1
 		}
 		if x.Context {

@@ -91,7 +91,7 @@ func extractiveChoice(q Question) [][]Candidate {
 	// place is twice the rank, plus one for a particular verse, so that it
 	// loses ties.
 	place := func(c Candidate) int {
-		if particular(c.Verse.Text) {
+		if c.Particular {
 			return 2*(c.N+particularPenalty) + 1
 		}
 		return 2 * c.N
@@ -191,8 +191,14 @@ var titles = map[string]bool{
 // pass") rather than teaching, promising or commanding. An everyday
 // question is answered by the latter: "Saul said to his servant ... let us
 // return; lest my father leave caring for the asses" shares words with
-// "how can I stop worrying" but does not answer it.
-func particular(text string) bool {
+// "how can I stop worrying" but does not answer it. A name is a word the
+// KJV writes as one (isName: properNames). The KJV also opens direct
+// speech with a capital after a comma: reported speech ("And they asked
+// them, saying, Is this your son") is an event, but Jesus' own words
+// ("Marvel not that I said unto thee, Ye must be born again", which the
+// KJV marks as his) are teaching.
+func particular(v corpus.Verse, isName func(lower string) bool) bool {
+	text := v.Text
 	if strings.Contains(text, "came to pass") {
 		return true
 	}
@@ -200,7 +206,7 @@ func particular(text string) bool {
 	for i := 1; i < len(words); i++ {
 		w := strings.TrimFunc(words[i], func(r rune) bool { return !unicode.IsLetter(r) })
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "’s"), "’")
-		if w == "" || titles[w] || !unicode.IsUpper([]rune(w)[0]) {
+		if w == "" || titles[w] || !unicode.IsUpper([]rune(w)[0]) || v.WordsOfChrist && !isName(strings.ToLower(w)) {
 			continue
 		}
 		// A capital after a full stop or a question starts a sentence.

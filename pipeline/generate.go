@@ -89,6 +89,10 @@ type Candidate struct {
 	// question names (corpus/topics keys, reached through the Nave's
 	// router): relevant whatever words of the question it holds.
 	Key bool
+	// Particular is set for a verse tied to people, places or events
+	// rather than teaching (particular): the offline generators move it
+	// down.
+	Particular bool
 }
 
 // Reference is the candidate's canonical reference ("John 3:16").

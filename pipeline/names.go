@@ -28,8 +28,9 @@ const (
 )
 
 // properNames returns the lower-cased words the verses write as names,
-// with the number of verses naming each.
-func properNames(vs []corpus.Verse) map[string]int {
+// with the number of verses naming each, and, as all, every such word
+// whatever its share of verses ("israel" too, in one verse in twelve).
+func properNames(vs []corpus.Verse) (proper map[string]int, all map[string]bool) {
 	type count struct{ upper, lower, verses int }
 	counts := map[string]*count{}
 	for _, v := range vs {
@@ -61,14 +62,16 @@ func properNames(vs []corpus.Verse) map[string]int {
 			opens = strings.ContainsAny(f[len(f)-1:], ".?!:;") || strings.HasPrefix(f, "(")
 		}
 	}
-	out := map[string]int{}
+	proper, all = map[string]int{}, map[string]bool{}
 	for w, c := range counts {
-		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) &&
-			float64(c.verses) <= maxProperVerses*float64(len(vs)) {
-			out[w] = c.verses
+		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) {
+			all[w] = true
+			if float64(c.verses) <= maxProperVerses*float64(len(vs)) {
+				proper[w] = c.verses
+			}
 		}
 	}
-	return out
+	return proper, all
 }
 
 // namesEntity reports whether a Nave's topic title ("RUTH", "JESUS, THE
@@ -78,6 +81,10 @@ func (r *Retriever) namesEntity(title string) bool {
 	first = strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
 	return r.proper[first] > 0
 }
+
+// isName reports whether the KJV writes the lower-cased word as a name
+// (properNames), however common.
+func (r *Retriever) isName(lower string) bool { return r.names[lower] }
 
 // namesProper reports whether text holds a word the KJV writes as a name
 // (properNames): "the road to Damascus" is a road of the Bible's setting,

@@ -114,11 +114,12 @@ type Retriever struct {
 	web     []string       // WEB wording, same order
 	gloss   []string       // Strong's glosses, same order
 	lex     *Lexical
-	proper  map[string]int // words the KJV writes as names, with their verse counts (names.go)
-	speller *speller       // names as people misspell them (respell.go)
-	phrase  *phraseIndex   // the verses' wording, for queries that quote it (phrase.go)
-	senses  *senses        // the Bible's sense of a topic's word (sense.go); nil without WordNet
-	bridge  *themeBridge   // a question's words to the themes they mean (bridge.go); nil without word vectors
+	proper  map[string]int  // words the KJV writes as names, with their verse counts, the commonest left out (names.go)
+	names   map[string]bool // every word the KJV writes as a name
+	speller *speller        // names as people misspell them (respell.go)
+	phrase  *phraseIndex    // the verses' wording, for queries that quote it (phrase.go)
+	senses  *senses         // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	bridge  *themeBridge    // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -181,8 +182,8 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	for i, v := range vs {
 		kjv[i] = v.Text
 	}
-	proper := properNames(vs)
-	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper,
+	proper, names := properNames(vs)
+	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
 		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 

@@ -313,7 +313,9 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 				continue
 			}
 			have[v.ID] = v
-			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: rv.evidence(v.ID), Context: true})
+			c := a.candidate(len(cands)+1, v, rv)
+			c.Context = true
+			cands = append(cands, c)
 			frontier = append(frontier, v.ID)
 		}
 		need = need[:0]
