@@ -153,13 +153,14 @@ func deriveArchaic(kjv, modern map[string]int) map[string]string {
 }
 
 // questionFrame are terms that frame a question without naming its topic
-// ("what does the Bible say about", "verses for", "what happened at"):
+// ("what does the Bible say about", "verses for", "what happened at",
+// "tell me about", "biblically speaking"):
 // they would only dilute its evidence and coverage. A stop list of the
 // question's frame, not a bridge.
 var questionFrame = map[string]bool{
 	"bibl": true, "scriptur": true, "vers": true, "say": true, "okay": true,
 	"ok": true, "feel": true, "deal": true, "someth": true, "thing": true,
-	"not": true, "happen": true,
+	"not": true, "happen": true, "tell": true, "biblic": true,
 }
 
 // bibleNames are the names of the text selah serves, which frame a

@@ -42,6 +42,10 @@ func TestNaveRouter(t *testing.T) {
 		// A rare name outweighs a common theme word: LOVE alone would give
 		// Exodus 20:6 first; its entry naming Naomi and Ruth wins.
 		{query: "Did Ruth love Naomi?", limit: 5, has: []string{"Ruth 1:1"}, entry: "INSTANCES OF — Naomi, Ruth, and Boaz", minScore: 0.99},
+		// "Tell me about" and "biblical" frame a question as "what does
+		// the Bible say about" does: the name or theme is all of it.
+		{query: "tell me about prayer", limit: 5, topic: "PRAYER", minScore: 0.99},
+		{query: "what is biblical faith", limit: 5, topic: "FAITH", minScore: 0.99},
 		// STEPHEN's description "(A Christian martyr)" lists no verses:
 		// echoing it reaches Stephen's.
 		{query: "who was the first christian martyr", limit: 40, has: []string{"Acts 7:59"}, minScore: 0.3},
