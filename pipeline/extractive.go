@@ -191,12 +191,12 @@ var titles = map[string]bool{
 // pass") rather than teaching, promising or commanding. An everyday
 // question is answered by the latter: "Saul said to his servant ... let us
 // return; lest my father leave caring for the asses" shares words with
-// "how can I stop worrying" but does not answer it. A name is a word the
-// KJV writes as one (isName: properNames). The KJV also opens direct
-// speech with a capital after a comma: reported speech ("And they asked
-// them, saying, Is this your son") is an event, but Jesus' own words
-// ("Marvel not that I said unto thee, Ye must be born again", which the
-// KJV marks as his) are teaching.
+// "how can I stop worrying" but does not answer it. Any capital inside a
+// sentence counts, since the KJV opens direct speech with one after a
+// comma and reported speech ("And they asked them, saying, Is this your
+// son") is an event; but in a verse the KJV marks as Jesus' words only a
+// word it writes as a name does (isName: properNames), for his speech
+// teaches ("Marvel not that I said unto thee, Ye must be born again").
 func particular(v corpus.Verse, isName func(lower string) bool) bool {
 	text := v.Text
 	if strings.Contains(text, "came to pass") {
