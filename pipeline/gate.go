@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.933, W: [3]float64{1.939, -5.803, 5.848}}
+var themeGate = ThemeGate{Bias: -1.937, W: [3]float64{1.953, -5.82, 5.836}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias

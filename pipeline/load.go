@@ -107,6 +107,8 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	}
 	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
 	router.Entity = r.namesEntity
+	r.Common = func(w string) bool { return r.names[w] && r.commonUse(wn, w) }
+	router.Common = r.Common
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/wordnet"
 )
 
 // Proper names, learned from the KJV's capitals. The KJV capitalises a
@@ -98,4 +99,65 @@ func (r *Retriever) namesProper(text string) bool {
 		}
 	}
 	return false
+}
+
+// determinedNames returns the lower-cased words the verses write with a
+// capital right after an article: names of peoples, offices and places,
+// which English gives one ("a Pharisee", "the Philistines", "an
+// Ammonite"), unlike a person's name ("Job", "Lot"). Only articles: the
+// other determiners are pronouns too ("In all this Job sinned not").
+// A question that writes such a person's name in lower case after a
+// determiner ("I lost my job") uses the common word (commonUse).
+func determinedNames(vs []corpus.Verse) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range vs {
+		prev := ""
+		for _, f := range strings.Fields(v.Text) {
+			w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+			if w != "" && unicode.IsUpper([]rune(w)[0]) && (prev == "the" || prev == "a" || prev == "an") {
+				out[strings.ToLower(w)] = true
+			}
+			prev = strings.ToLower(w)
+			if last := []rune(f)[len([]rune(f))-1]; !unicode.IsLetter(last) {
+				prev = "" // punctuation between the words
+			}
+		}
+	}
+	return out
+}
+
+// commonUse reports whether a question that writes the lower-case word
+// after a determiner means the common word rather than the KJV's name:
+// modern English uses it first as a common word (WordNet) and the KJV
+// never gives the name an article (determinedNames).
+func (r *Retriever) commonUse(wn *wordnet.WordNet, w string) bool {
+	return !r.determined[w] && commonWord(wn, w)
+}
+
+// withoutCommon returns query without the words it uses as common words
+// where the KJV has only a name (Common: "I lost my job" is searched as
+// "I lost my"); query itself when there are none.
+func (r *Retriever) withoutCommon(query string) string {
+	if r.Common == nil {
+		return query
+	}
+	words := strings.Fields(query)
+	kept := words[:0:0]
+	prev := ""
+	for _, f := range words {
+		w := strings.TrimFunc(f, func(c rune) bool { return !unicode.IsLetter(c) })
+		if w != "" && determiners[prev] && w == strings.ToLower(w) && r.names[w] && r.Common(w) {
+			prev = ""
+			continue
+		}
+		kept = append(kept, f)
+		prev = strings.ToLower(w)
+		if last := []rune(f)[len([]rune(f))-1]; !unicode.IsLetter(last) {
+			prev = ""
+		}
+	}
+	if len(kept) == len(words) {
+		return query
+	}
+	return strings.Join(kept, " ")
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
@@ -60,6 +61,12 @@ type NaveRouter struct {
 	// feast (whose entries tell a life or a history in order) rather
 	// than a theme; nil: every topic is a theme. See routeEntry.section.
 	Entity func(title string) bool
+	// Common reports whether a lower-case word is, in modern English,
+	// first of all a common word ("job", "lot", "mark") rather than the
+	// name a Nave's title gives it; nil: never. Such a word written in
+	// lower case after a determiner ("I lost my job", "get a job") is
+	// the common word, and names no topic (commonUse).
+	Common func(word string) bool
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)
@@ -415,8 +422,9 @@ func titleNames(title string) []string {
 
 // queryTerms analyses a query into distinct term ids (-1 for a term Nave
 // never uses) and their total rarity mass.
-func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, mass float64) {
+func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, names []bool, mass float64) {
 	var seen []string
+	common := r.commonUse(query)
 	r.an.terms(query, func(t string) {
 		// "What does the Bible say about money?" is about MONEY, not
 		// about the Bible (see WORD OF GOD) or saying.
@@ -436,9 +444,46 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, m
 		}
 		ids = append(ids, id)
 		weights = append(weights, w)
+		names = append(names, !common[t])
 		mass += w
 	})
-	return ids, weights, mass
+	return ids, weights, names, mass
+}
+
+// determiners open a noun phrase whose head is a common noun: a name
+// takes none ("my job", "a lot"; "Job", "Lot"). A closed class of
+// English grammar, not a list of query words; "that", a conjunction as
+// often ("that Job sent and sanctified them"), is left out.
+var determiners = map[string]bool{
+	"a": true, "an": true, "my": true, "your": true, "his": true, "her": true,
+	"its": true, "our": true, "their": true, "this": true, "these": true,
+	"those": true, "every": true, "each": true, "no": true, "any": true,
+	"some": true, "another": true,
+}
+
+// commonUse returns the terms of the query's words that it uses as common
+// words (Common): written in lower case right after a determiner. A
+// capital ("a Pharisee") keeps the name, as does a word modern English
+// uses first as a name ("a ruth" is still RUTH).
+func (r *NaveRouter) commonUse(query string) map[string]bool {
+	if r.Common == nil {
+		return nil
+	}
+	var out map[string]bool
+	words := strings.FieldsFunc(query, func(c rune) bool { return !unicode.IsLetter(c) && c != '\'' && c != '’' })
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if !determiners[strings.ToLower(words[i-1])] || strings.ToLower(w) != w || !r.Common(w) {
+			continue
+		}
+		r.an.terms(w, func(t string) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t] = true
+		})
+	}
+	return out
 }
 
 // routeCand is a scored entry.
@@ -453,14 +498,14 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	if limit <= 0 {
 		return nil, nil
 	}
-	q, w, qmass := r.queryTerms(query)
+	q, w, nameable, qmass := r.queryTerms(query)
 	if qmass == 0 {
 		return nil, nil
 	}
 	// Names the query holds: rarity-weighted share of each name's words.
 	got := map[int32]float64{}
 	for i, id := range q {
-		if id < 0 {
+		if id < 0 || !nameable[i] {
 			continue
 		}
 		for _, n := range r.byName[id] {

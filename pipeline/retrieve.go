@@ -110,16 +110,18 @@ const (
 // with the dense source and the topic router when they are set. It is
 // safe for concurrent use; set its fields before the first Search.
 type Retriever struct {
-	verses  []corpus.Verse // by the lexical index's document number
-	web     []string       // WEB wording, same order
-	gloss   []string       // Strong's glosses, same order
-	lex     *Lexical
-	proper  map[string]int  // words the KJV writes as names, with their verse counts, the commonest left out (names.go)
-	names   map[string]bool // every word the KJV writes as a name
-	speller *speller        // names as people misspell them (respell.go)
-	phrase  *phraseIndex    // the verses' wording, for queries that quote it (phrase.go)
-	senses  *senses         // the Bible's sense of a topic's word (sense.go); nil without WordNet
-	bridge  *themeBridge    // a question's words to the themes they mean (bridge.go); nil without word vectors
+	verses []corpus.Verse // by the lexical index's document number
+	web    []string       // WEB wording, same order
+	gloss  []string       // Strong's glosses, same order
+	lex    *Lexical
+	proper map[string]int  // words the KJV writes as names, with their verse counts, the commonest left out (names.go)
+	names  map[string]bool // every word the KJV writes as a name
+	// determined are the names the KJV gives an article (names.go).
+	determined map[string]bool
+	speller    *speller     // names as people misspell them (respell.go)
+	phrase     *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
+	senses     *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	bridge     *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -132,6 +134,10 @@ type Retriever struct {
 	// Expand widens a query's words with related ones (WordNet); nil: no
 	// expansion. See expand.go.
 	Expand Expander
+	// Common reports whether a lower-case word the KJV writes as a name
+	// is, in a question that gives it a determiner, the common word
+	// ("I lost my job"): see commonUse. Nil: never.
+	Common func(word string) bool
 	// Dictionary reports whether a word is English (WordNet knows it): such
 	// a word is never respelt as a name (respell.go). Nil: every word the
 	// corpus does not hold may be a misspelt name.
@@ -184,7 +190,8 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	}
 	proper, names := properNames(vs)
 	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
-		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
+		determined: determinedNames(vs),
+		speller:    newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 
 // WithoutWeb returns a retriever like r whose lexical index leaves out the
@@ -198,7 +205,7 @@ func (r *Retriever) WithoutWeb() *Retriever {
 // built with opt, to measure what a field brings.
 func (r *Retriever) With(opt LexicalOptions) *Retriever {
 	c := newRetriever(r.verses, r.web, r.gloss, opt)
-	c.Dense, c.DenseName, c.Router, c.Expand, c.Dictionary = r.Dense, r.DenseName, r.Router, r.Expand, r.Dictionary
+	c.Dense, c.DenseName, c.Router, c.Expand, c.Dictionary, c.Common = r.Dense, r.DenseName, r.Router, r.Expand, r.Dictionary, r.Common
 	if w, ok := r.Dense.(interface{ WithoutWeb() (VerseSource, error) }); ok && opt.NoWeb {
 		// The dense source must not see the WEB words either.
 		if d, err := w.WithoutWeb(); err == nil {
@@ -274,7 +281,9 @@ type lexQuery struct {
 }
 
 func (r *Retriever) analyse(query string) lexQuery {
-	typed, unknown := r.lex.query(query)
+	// A name used as a common word is no word of the index (it would
+	// match the name's verses only), but its WordNet relatives are.
+	typed, unknown := r.lex.query(r.withoutCommon(query))
 	q := lexQuery{typed: typed, all: typed, words: words1(typed), unknown: unknown, self: r.lex.selfScore(typed)}
 	if r.Expand != nil {
 		q.all = r.lex.expand(r.Expand, query, typed)
@@ -300,6 +309,11 @@ func (r *Retriever) lexical(q lexQuery, n int, plain bool) ranked {
 func (r *Retriever) dense(ctx context.Context, query string, n int) (ranked, error) {
 	if r.Dense == nil {
 		return ranked{}, nil
+	}
+	if _, local := r.Dense.(*SIFIndex); local {
+		// The word vectors learned such a word from the name's verses;
+		// an embeddings model knows what "my job" means.
+		query = r.withoutCommon(query)
 	}
 	t0 := time.Now()
 	ss, err := r.Dense.Search(ctx, query, n)

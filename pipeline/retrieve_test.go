@@ -638,3 +638,45 @@ func TestSearchNumerals(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonWordNotName: a word the KJV writes only as a name ("Job") but
+// modern English uses first as a common word is that word when a question
+// gives it a determiner ("your job", "a job"): the router names no topic
+// by it and the search finds no verse for the name alone. Asked about as
+// a name it is still the name.
+func TestCommonWordNotName(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	const job = 18 // the book of Job
+	for _, q := range []string{"whatever your job is, give it your all", "if someone refuses to get a job they shouldn't get fed", "I lost my job"} {
+		res, err := b.r.Search(b.ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Job 6:7 says "refused", as the second question does.
+		for _, h := range res.Hits {
+			if h.Verse.ID.Book() == job && h.Verse.ID.Chapter() != 6 {
+				t.Errorf("%q found %s, a verse of the book of Job", q, h.Verse.ID)
+			}
+		}
+		routes, err := b.r.Router.Route(b.ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range routes {
+			if r.Topic == "JOB" {
+				t.Errorf("%q routed to JOB (%s)", q, r.Verse)
+				break
+			}
+		}
+	}
+	for _, q := range []string{"Who was Job?", "what happened to job", "the story of Job"} {
+		routes, err := b.r.Router.Route(b.ctx, q, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(routes) == 0 || routes[0].Topic != "JOB" {
+			t.Errorf("%q: routes %+v, want JOB", q, routes)
+		}
+	}
+}

@@ -242,3 +242,28 @@ var composerGrammar = sync.OnceValue(func() *grammar {
 	wn, _ := OpenWordNet(cmp.Or(os.Getenv("SELAH_WORDNET_DIR"), DefaultWordNetDir))
 	return newGrammar(wn)
 })
+
+// commonWord reports whether modern English uses the lower-case word
+// first as a common word: WordNet writes the lemma of its commonest noun
+// sense in lower case ("job": an occupation, before the book and the
+// patriarch), or knows it only as another part of speech. A word whose
+// commonest sense is a name ("ruth": Babe Ruth, then the Moabitess) or
+// that WordNet does not know is not common.
+func commonWord(wn *wordnet.WordNet, w string) bool {
+	other := false
+	for _, l := range wn.Lookup(w) {
+		if len(l.Senses) == 0 {
+			continue
+		}
+		if l.POS != wordnet.Noun {
+			other = true
+			continue
+		}
+		for _, sw := range l.Senses[0].Synset.Words {
+			if strings.EqualFold(sw, l.Lemma) {
+				return sw == strings.ToLower(sw)
+			}
+		}
+	}
+	return other
+}
