@@ -197,6 +197,14 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 			return
 		}
 		phrase := strings.TrimPrefix(strings.TrimSpace(collapse(l.pre.String())), "→")
+		if !l.item && strings.HasPrefix(phrase, ".") {
+			// The module breaks a long list (JESUS' HISTORY OF, DIPLOMACY's
+			// instances) with "</list> <lb/>.Next item <list>": the dotted
+			// line and the list after it go on the list before, as its
+			// items, not as a heading and its sub-entries (which made
+			// every later event "Eats with tax collectors and sinners").
+			phrase, l.item = strings.TrimPrefix(phrase, "."), true
+		}
 		book := 0 // the book a reference without one is in
 		for _, p := range l.post {
 			seg := p.text

@@ -94,6 +94,7 @@ func TestParseNave(t *testing.T) {
 		` <item>Instances of</item> <item>1. One <ref osisRef="Exod.1.1">Ex 1:1</ref></item>` +
 		` <item>2. Two <ref osisRef="Exod.1.2">2</ref></item> <item>After <ref osisRef="Wis.2.1">Wis 2:1</ref></item>` +
 		` <item>See <ref target="Nave:OTHER">OTHER</ref></item> </list>` +
+		` <lb/>.Continued <ref osisRef="Exod.1.3">Ex 1:3</ref> <list> <item>Then <ref osisRef="Exod.1.4">Ex 1:4</ref></item> </list>` +
 		` <lb/>2. Second sense <lb/>→ Naomi' s OF <ref target="Nave:GOD">GOD</ref>, LOVE OF` +
 		` <lb/>→ Son of <ref osisRef="Mic.2">Micah 2</ref>Ch 34:20; with 35:1,3-4` +
 		` <lb/>→ Lone Ac 26:2 <lb/>→ Bookless with 3:4` +
@@ -123,6 +124,9 @@ func TestParseNave(t *testing.T) {
 		{"1. First sense — Has a list — Instances of — 2. Two", "Exodus 1:2-Exodus 1:2", ""},
 		{"1. First sense — Has a list — After", "", ""},
 		{"1. First sense — Has a list — See OTHER", "", "OTHER"},
+		// "</list> <lb/>.Continued <list>" goes on with the list.
+		{"1. First sense — Has a list — Continued", "Exodus 1:3-Exodus 1:3", ""},
+		{"1. First sense — Has a list — Then", "Exodus 1:4-Exodus 1:4", ""},
 		{"2. Second sense", "", ""},
 		{"2. Second sense — Naomi's OF GOD, LOVE OF", "", "GOD"},
 		// The module's link of "Micah 2" is the number of "2Ch 34:20".
