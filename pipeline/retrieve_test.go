@@ -680,3 +680,25 @@ func TestCommonWordNotName(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedRouteMostOfQuestion: a question that mentions a name in passing
+// ("... to see Jesus") is not about that name's topic; the router's weight
+// for a named entity needs the name and its entry to account for half of
+// the question (namedRouteScore). At a third, JESUS' entries outranked
+// Zacchaeus, whom the words of the question find.
+func TestNamedRouteMostOfQuestion(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, err := b.r.Search(b.ctx, "the short tax collector who climbed a tree to see Jesus", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []corpus.VerseID{corpus.NewVerseID(42, 19, 2), corpus.NewVerseID(42, 19, 3), corpus.NewVerseID(42, 19, 4)}
+	if got := ids(res); !slices.ContainsFunc(got, func(id corpus.VerseID) bool { return slices.Contains(want, id) }) {
+		t.Errorf("Zacchaeus: %v, want Luke 19:2-4 among them", got)
+	}
+	res, err = b.r.Search(b.ctx, "Who was Samuel?", 10)
+	if err != nil || len(res.Hits) == 0 || res.Hits[0].RouterRank == 0 {
+		t.Errorf("Who was Samuel?: %+v, %v: want the router's verse first", res.Hits, err)
+	}
+}
