@@ -141,23 +141,49 @@ func (r *Retriever) withoutCommon(query string) string {
 	if r.Common == nil {
 		return query
 	}
-	words := strings.Fields(query)
-	kept := words[:0:0]
+	sc := splitCommon(query, r.Common)
+	if len(sc.common) == 0 {
+		return query
+	}
+	return strings.Join(sc.kept, " ")
+}
+
+// determiners open a noun phrase whose head is a common noun: a name
+// takes none ("my job", "a lot"; "Job", "Lot"). A closed class of
+// English grammar, not a list of query words; "that", a conjunction as
+// often ("that Job sent and sanctified them"), is left out.
+var determiners = map[string]bool{
+	"a": true, "an": true, "my": true, "your": true, "his": true, "her": true,
+	"its": true, "our": true, "their": true, "this": true, "these": true,
+	"those": true, "every": true, "each": true, "no": true, "any": true,
+	"some": true, "another": true,
+}
+
+// commonSplit is a query's white-space separated fields, split into the
+// words it uses as common words (lower case, right after a determiner,
+// and common says so) and the fields it keeps.
+type commonSplit struct {
+	kept, common []string
+}
+
+// splitCommon is the one reading of which of a query's words are common
+// words for the router (NaveRouter.commonUse) and the search
+// (withoutCommon).
+func splitCommon(query string, common func(word string) bool) commonSplit {
+	var out commonSplit
 	prev := ""
-	for _, f := range words {
+	for _, f := range strings.Fields(query) {
 		w := strings.TrimFunc(f, func(c rune) bool { return !unicode.IsLetter(c) })
-		if w != "" && determiners[prev] && w == strings.ToLower(w) && r.names[w] && r.Common(w) {
+		if w != "" && determiners[prev] && w == strings.ToLower(w) && common(w) {
+			out.common = append(out.common, w)
 			prev = ""
 			continue
 		}
-		kept = append(kept, f)
+		out.kept = append(out.kept, f)
 		prev = strings.ToLower(w)
 		if last := []rune(f)[len([]rune(f))-1]; !unicode.IsLetter(last) {
-			prev = ""
+			prev = "" // punctuation between the words
 		}
 	}
-	if len(kept) == len(words) {
-		return query
-	}
-	return strings.Join(kept, " ")
+	return out
 }

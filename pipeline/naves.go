@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
@@ -450,32 +449,16 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 	return ids, weights, names, mass
 }
 
-// determiners open a noun phrase whose head is a common noun: a name
-// takes none ("my job", "a lot"; "Job", "Lot"). A closed class of
-// English grammar, not a list of query words; "that", a conjunction as
-// often ("that Job sent and sanctified them"), is left out.
-var determiners = map[string]bool{
-	"a": true, "an": true, "my": true, "your": true, "his": true, "her": true,
-	"its": true, "our": true, "their": true, "this": true, "these": true,
-	"those": true, "every": true, "each": true, "no": true, "any": true,
-	"some": true, "another": true,
-}
-
 // commonUse returns the terms of the query's words that it uses as common
-// words (Common): written in lower case right after a determiner. A
-// capital ("a Pharisee") keeps the name, as does a word modern English
-// uses first as a name ("a ruth" is still RUTH).
+// words (Common, splitCommon): a capital ("a Pharisee") keeps the name, as
+// does a word modern English uses first as a name ("a ruth" is still
+// RUTH).
 func (r *NaveRouter) commonUse(query string) map[string]bool {
 	if r.Common == nil {
 		return nil
 	}
 	var out map[string]bool
-	words := strings.FieldsFunc(query, func(c rune) bool { return !unicode.IsLetter(c) && c != '\'' && c != '’' })
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		if !determiners[strings.ToLower(words[i-1])] || strings.ToLower(w) != w || !r.Common(w) {
-			continue
-		}
+	for _, w := range splitCommon(query, r.Common).common {
 		r.an.terms(w, func(t string) {
 			if out == nil {
 				out = map[string]bool{}
