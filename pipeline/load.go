@@ -107,7 +107,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	}
 	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
 	router.Entity = r.namesEntity
-	r.Common = func(w string) bool { return r.names[w] && r.commonUse(wn, w) }
+	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)

@@ -107,7 +107,7 @@ func (r *Retriever) namesProper(text string) bool {
 // Ammonite"), unlike a person's name ("Job", "Lot"). Only articles: the
 // other determiners are pronouns too ("In all this Job sinned not").
 // A question that writes such a person's name in lower case after a
-// determiner ("I lost my job") uses the common word (commonUse).
+// determiner ("I lost my job") uses the common word (commonName).
 func determinedNames(vs []corpus.Verse) map[string]bool {
 	out := map[string]bool{}
 	for _, v := range vs {
@@ -126,12 +126,12 @@ func determinedNames(vs []corpus.Verse) map[string]bool {
 	return out
 }
 
-// commonUse reports whether a question that writes the lower-case word
-// after a determiner means the common word rather than the KJV's name:
+// commonName reports whether a question that writes the lower-case word,
+// one the KJV writes as a name, after a determiner means the common word:
 // modern English uses it first as a common word (WordNet) and the KJV
 // never gives the name an article (determinedNames).
-func (r *Retriever) commonUse(wn *wordnet.WordNet, w string) bool {
-	return !r.determined[w] && commonWord(wn, w)
+func (r *Retriever) commonName(wn *wordnet.WordNet, w string) bool {
+	return r.names[w] && !r.determined[w] && commonWord(wn, w)
 }
 
 // withoutCommon returns query without the words it uses as common words

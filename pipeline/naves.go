@@ -61,7 +61,7 @@ type NaveRouter struct {
 	// than a theme; nil: every topic is a theme. See routeEntry.section.
 	Entity func(title string) bool
 	// Common reports whether a lower-case word is, in modern English,
-	// first of all a common word ("job", "lot", "mark") rather than the
+	// first of all a common word ("job", "john", "ham") rather than the
 	// name a Nave's title gives it; nil: never. Such a word written in
 	// lower case after a determiner ("I lost my job", "get a job") is
 	// the common word, and names no topic (commonUse).

@@ -147,7 +147,7 @@ type Retriever struct {
 	Expand Expander
 	// Common reports whether a lower-case word the KJV writes as a name
 	// is, in a question that gives it a determiner, the common word
-	// ("I lost my job"): see commonUse. Nil: never.
+	// ("I lost my job"): see commonName. Nil: never.
 	Common func(word string) bool
 	// Dictionary reports whether a word is English (WordNet knows it): such
 	// a word is never respelt as a name (respell.go). Nil: every word the
