@@ -87,14 +87,37 @@ func (p *proc) kill() {
 	<-p.done
 }
 
+// handedOut are the addresses freeAddr has returned in this test binary.
+// The port it finds is closed again before a process binds it, so the
+// kernel may offer it to the next call: a worker's METRICS_ADDR once got
+// the port a web process that had not yet started listening was given
+// ("bind: address already in use").
+var handedOut struct {
+	sync.Mutex
+	addrs map[string]bool
+}
+
+// freeAddr is a loopback address with a port free now and never handed
+// out before by this test binary.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		if !handedOut.addrs[addr] {
+			if handedOut.addrs == nil {
+				handedOut.addrs = map[string]bool{}
+			}
+			handedOut.addrs[addr] = true
+			return addr
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // viaProxy rewrites a database or Redis URL to go through the proxy.
