@@ -29,16 +29,32 @@ const (
 )
 
 // properNames returns the lower-cased words the verses write as names,
-// with the number of verses naming each, and, as all, every such word
-// whatever its share of verses ("israel" too, in one verse in twelve).
-func properNames(vs []corpus.Verse) (proper map[string]int, all map[string]bool) {
+// with the number of verses naming each; as all, every such word
+// whatever its share of verses ("israel" too, in one verse in twelve);
+// and as determined, the words written with a capital right after an
+// article: names of peoples, offices and places, which English gives one
+// ("a Pharisee", "the Philistines", "an Ammonite"), unlike a person's
+// name ("Job", "Lot"). Only articles: the other determiners are pronouns
+// too ("In all this Job sinned not"). A question that writes such a
+// person's name in lower case after a determiner ("I lost my job") uses
+// the common word (commonName).
+func properNames(vs []corpus.Verse) (proper map[string]int, all, determined map[string]bool) {
 	type count struct{ upper, lower, verses int }
 	counts := map[string]*count{}
+	determined = map[string]bool{}
 	for _, v := range vs {
 		opens := true // a verse may open a sentence
+		prev := ""    // the word before, "" after punctuation
 		seen := map[string]bool{}
 		for _, f := range strings.Fields(v.Text) {
 			w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+			if w != "" && unicode.IsUpper([]rune(w)[0]) && (prev == "the" || prev == "a" || prev == "an") {
+				determined[strings.ToLower(w)] = true
+			}
+			prev = strings.ToLower(w)
+			if endsPhrase(f) {
+				prev = ""
+			}
 			if key := strings.ToLower(w); w != "" && !seen[key] {
 				seen[key] = true
 				if c := counts[key]; c != nil {
@@ -72,7 +88,14 @@ func properNames(vs []corpus.Verse) (proper map[string]int, all map[string]bool)
 			}
 		}
 	}
-	return proper, all
+	return proper, all, determined
+}
+
+// endsPhrase reports whether a white-space field ends in punctuation, so
+// that the next word does not follow it in the same phrase.
+func endsPhrase(field string) bool {
+	r := []rune(field)
+	return len(r) > 0 && !unicode.IsLetter(r[len(r)-1])
 }
 
 // namesEntity reports whether a Nave's topic title ("RUTH", "JESUS, THE
@@ -101,35 +124,10 @@ func (r *Retriever) namesProper(text string) bool {
 	return false
 }
 
-// determinedNames returns the lower-cased words the verses write with a
-// capital right after an article: names of peoples, offices and places,
-// which English gives one ("a Pharisee", "the Philistines", "an
-// Ammonite"), unlike a person's name ("Job", "Lot"). Only articles: the
-// other determiners are pronouns too ("In all this Job sinned not").
-// A question that writes such a person's name in lower case after a
-// determiner ("I lost my job") uses the common word (commonName).
-func determinedNames(vs []corpus.Verse) map[string]bool {
-	out := map[string]bool{}
-	for _, v := range vs {
-		prev := ""
-		for _, f := range strings.Fields(v.Text) {
-			w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
-			if w != "" && unicode.IsUpper([]rune(w)[0]) && (prev == "the" || prev == "a" || prev == "an") {
-				out[strings.ToLower(w)] = true
-			}
-			prev = strings.ToLower(w)
-			if last := []rune(f)[len([]rune(f))-1]; !unicode.IsLetter(last) {
-				prev = "" // punctuation between the words
-			}
-		}
-	}
-	return out
-}
-
 // commonName reports whether a question that writes the lower-case word,
 // one the KJV writes as a name, after a determiner means the common word:
 // modern English uses it first as a common word (WordNet) and the KJV
-// never gives the name an article (determinedNames).
+// never gives the name an article (properNames).
 func (r *Retriever) commonName(wn *wordnet.WordNet, w string) bool {
 	return r.names[w] && !r.determined[w] && commonWord(wn, w)
 }
@@ -181,8 +179,8 @@ func splitCommon(query string, common func(word string) bool) commonSplit {
 		}
 		out.kept = append(out.kept, f)
 		prev = strings.ToLower(w)
-		if last := []rune(f)[len([]rune(f))-1]; !unicode.IsLetter(last) {
-			prev = "" // punctuation between the words
+		if endsPhrase(f) {
+			prev = ""
 		}
 	}
 	return out

@@ -127,7 +127,7 @@ type Retriever struct {
 	lex    *Lexical
 	proper map[string]int  // words the KJV writes as names, with their verse counts, the commonest left out (names.go)
 	names  map[string]bool // every word the KJV writes as a name
-	// determined are the names the KJV gives an article (names.go).
+	// determined are the names the KJV gives an article (properNames).
 	determined map[string]bool
 	speller    *speller     // names as people misspell them (respell.go)
 	phrase     *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
@@ -199,9 +199,9 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	for i, v := range vs {
 		kjv[i] = v.Text
 	}
-	proper, names := properNames(vs)
+	proper, names, determined := properNames(vs)
 	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
-		determined: determinedNames(vs),
+		determined: determined,
 		speller:    newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 
