@@ -112,7 +112,11 @@ const (
 	// holds this share of a query's content words, and the query has at
 	// least quoteGateWords of them, the query quotes that verse and the
 	// lexical ranking is returned unchanged (issue 12: fusing a dense list
-	// into quotations otherwise costs them their verse).
+	// into quotations otherwise costs them their verse). Unless the query
+	// names a Nave's entity (NamedRouterWeight): "king hezekiah of judah"
+	// is about the king, though 2 Kings 18:13 holds its three words; a
+	// quotation holds more than the name and is not named (measured on
+	// the tuning sets, DEVELOPERS.md, sixteenth round).
 	quoteGateCoverage = 0.8
 	quoteGateWords    = 3
 )
@@ -422,7 +426,13 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 			return res, err
 		}
 	case SourceFused:
-		if r.quoteGate(q, plain) {
+		var rl ranked
+		if r.Router != nil {
+			if rl, err = r.route(ctx, query, n); err != nil {
+				return res, err
+			}
+		}
+		if !rl.named && r.quoteGate(q, plain) {
 			lists[SourceLexical] = plain
 			break
 		}
@@ -438,9 +448,7 @@ func (r *Retriever) search(ctx context.Context, query string, limit int, source 
 			names = append(names, SourceDense)
 		}
 		if r.Router != nil {
-			if lists[SourceRouter], err = r.route(ctx, query, n); err != nil {
-				return res, err
-			}
+			lists[SourceRouter] = rl
 			names = append(names, SourceRouter)
 		}
 		if len(names) > 1 {

@@ -702,3 +702,30 @@ func TestNamedRouteMostOfQuestion(t *testing.T) {
 		t.Errorf("Who was Samuel?: %+v, %v: want the router's verse first", res.Hits, err)
 	}
 }
+
+// TestNamedEntityOverQuoteGate: a query naming a person is about the
+// person even when one verse holds all its words ("king hezekiah of
+// judah" is in 2 Kings 18:13, which the quote gate alone would answer
+// with its neighbours); a quotation naming one still finds its verse.
+func TestNamedEntityOverQuoteGate(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, err := b.r.Search(b.ctx, "king hezekiah of judah", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 Kings 16:20 and 18:1-7: he begins to reign, and what he was.
+	intro := func(id corpus.VerseID) bool {
+		return id == corpus.NewVerseID(12, 16, 20) || id >= corpus.NewVerseID(12, 18, 1) && id <= corpus.NewVerseID(12, 18, 7)
+	}
+	if got := ids(res); !slices.ContainsFunc(got, intro) {
+		t.Errorf("king hezekiah of judah: %v, want 2 Kings 16:20 or 18:1-7 among them", got)
+	}
+	res, err = b.r.Search(b.ctx, "Hezekiah received the letter of the hand of the messengers", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res); len(got) == 0 || got[0] != corpus.NewVerseID(12, 19, 14) && got[0] != corpus.NewVerseID(23, 37, 14) {
+		t.Errorf("a quotation: %v, want 2 Kings 19:14 or Isaiah 37:14 first", got)
+	}
+}
