@@ -111,6 +111,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Common = r.Common
 	r.Router = router
 	r.Expand = NewWordNetExpander(wn)
+	router.Expand = r.Expand
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
 	r.senses = newSenses(wn, r)
 	return r, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
+	"github.com/selahdev/selah/pipeline/wordvec"
 	"github.com/selahdev/selah/store"
 )
 
@@ -41,6 +42,12 @@ import (
 //     name and an entry's full sense (its phrase and its parents') account
 //     for, so "Pentecost holy spirit" ranks PENTECOST's "Holy Spirit given
 //     to the apostles..." first.
+//   - Related words: in a topic titled by a name (Entity), an entry's word
+//     that WordNet relates to one of the question's (Expand: a synonym or
+//     derivation) accounts for it at the relation's weight, as in the
+//     lexical expansion. Measured on the tuning sets (DEVELOPERS.md,
+//     sixteenth round): events of a life told in other words gain; for
+//     themes it cost practical answers, so a theme's entries match words.
 //   - See aliases: a topic with no verses of its own that says "See CARE"
 //     (ANXIETY) routes to CARE, discounted by seeDiscount.
 type NaveRouter struct {
@@ -66,6 +73,12 @@ type NaveRouter struct {
 	// lower case after a determiner ("I lost my job", "get a job") is
 	// the common word, and names no topic (commonUse).
 	Common func(word string) bool
+	// Expand, when set, relates a question's words to others (WordNet's
+	// synonyms and derivations): a named topic's entries are ordered
+	// counting an entry's word related to the question's at the weight
+	// Expand gives it, so "What happened when Jesus calmed the storm?"
+	// reaches "Crosses Lake Galilee and quiets the squall" (calm, quiet).
+	Expand Expander
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)
@@ -449,6 +462,50 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 	return ids, weights, names, mass
 }
 
+// relatedTerms returns, for each of the query's terms (ids, as
+// queryTerms gives them), the router's terms Expand relates to its word,
+// at their weight (capped at maxExpansionWeight); nil without Expand.
+func (r *NaveRouter) relatedTerms(query string, ids []int32) []map[int32]float64 {
+	if r.Expand == nil {
+		return nil
+	}
+	var terms []string
+	r.an.terms(query, func(t string) {
+		if !slices.Contains(terms, t) && !questionFrame[t] {
+			terms = append(terms, t)
+		}
+	})
+	out := make([]map[int32]float64, len(ids))
+	wordvec.Each(query, func(word string) {
+		if isStop(word) || questionFrame[word] {
+			return
+		}
+		r.an.terms(word, func(t string) {
+			i := slices.Index(terms, t)
+			if i < 0 || i >= len(ids) {
+				return
+			}
+			for _, rel := range r.Expand.Related(word) {
+				weight := min(rel.Weight, maxExpansionWeight)
+				if weight <= 0 {
+					continue
+				}
+				r.an.terms(rel.Word, func(rt string) {
+					id, ok := r.terms[rt]
+					if !ok || id == ids[i] {
+						return
+					}
+					if out[i] == nil {
+						out[i] = map[int32]float64{}
+					}
+					out[i][id] = max(out[i][id], weight)
+				})
+			}
+		})
+	})
+	return out
+}
+
 // commonUse returns the terms of the query's words that it uses as common
 // words (Common, splitCommon): a capital ("a Pharisee") keeps the name, as
 // does a word modern English uses first as a name ("a ruth" is still
@@ -485,6 +542,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	if qmass == 0 {
 		return nil, nil
 	}
+	related := r.relatedTerms(query, q)
 	// Names the query holds: rarity-weighted share of each name's words.
 	got := map[int32]float64{}
 	for i, id := range q {
@@ -525,7 +583,18 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			for i, id := range q {
 				if id >= 0 && slices.Contains(re.senseT, id) && !r.nameHas(via, id) {
 					covered += w[i]
+					continue
 				}
+				if !entity || related == nil || id >= 0 && r.nameHas(via, id) {
+					continue
+				}
+				best := 0.0
+				for rid, rw := range related[i] {
+					if rw > best && slices.Contains(re.senseT, rid) && !r.nameHas(via, rid) {
+						best = rw
+					}
+				}
+				covered += best * w[i]
 			}
 			// The square root keeps a name that accounts for half of a
 			// two-word question (0.71) above one that names a generic

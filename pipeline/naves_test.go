@@ -381,3 +381,29 @@ func TestNaveRouterBearers(t *testing.T) {
 		t.Errorf("Naaman: %q, want the Syrian general alone", ans.Text)
 	}
 }
+
+// TestNaveRouterRelatedWords: a named topic's entries are ordered counting
+// the words WordNet relates to the question's: "calmed the storm" is the
+// entry that "quiets the squall" (calm, quiet); the router of b.r is the
+// production one, whose Expand is WordNet.
+func TestNaveRouterRelatedWords(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	rs, err := b.r.Router.Route(t.Context(), "What happened when Jesus calmed the storm?", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) == 0 || !strings.Contains(rs[0].Entry, "quiets the squall") {
+		t.Errorf("first route %+v, want JESUS' entry on quieting the squall", rs[:min(1, len(rs))])
+	}
+	// Without the relations, the name alone ranks JESUS' entries in
+	// Nave's order.
+	plain := b.router(t)
+	plain.Entity = func(title string) bool { return pipeline.NamesEntity(b.r, title) }
+	if rs, err = plain.Route(t.Context(), "What happened when Jesus calmed the storm?", 5); err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) > 0 && strings.Contains(rs[0].Entry, "quiets the squall") {
+		t.Errorf("without Expand the first route is %+v: the test shows nothing", rs[0])
+	}
+}
