@@ -366,9 +366,12 @@ func (c *composition) listingSentence() (sentence string, lead bool) {
 func (c *composition) hubSentences() []string {
 	// The hubs' passage that holds most of the question (his words first
 	// when the question asks what Jesus said), ties to the better hub and
-	// then in the hub's order. The best hub's passages are candidates of
-	// their own (the Answerer adds them), its theme's passages whatever
-	// their words; another hub's must share a word with the question.
+	// then in the hub's order. Every hub's passage must speak to the
+	// question (evidence above 0), the best hub's too: its word lists
+	// match on a word ("lost" is the hub on grief) and were written while
+	// looking at tuning queries (issue 12), so they never decide alone
+	// what an answer says ("what does the parable of the lost sheep
+	// teach" opened with the hub on mourning; askdev6 +1, DEVELOPERS.md).
 	bestHub, best, bestScore := -1, corpus.VerseID(0), 0.0
 	for hi, h := range c.q.Hubs {
 		if firstSentence(h.Summary) == "" {
@@ -376,7 +379,7 @@ func (c *composition) hubSentences() []string {
 		}
 		for _, id := range h.Verses {
 			cand, ok := c.byID[id]
-			if !ok || cand.Evidence == 0 && hi > 0 {
+			if !ok || cand.Evidence == 0 {
 				continue
 			}
 			score := cand.Evidence + 1e-3

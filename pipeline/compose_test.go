@@ -382,3 +382,18 @@ func TestComposerListingFollowsLead(t *testing.T) {
 		}
 	}
 }
+
+// TestHubNeedsEvidence: a curated hub matched on a word of the question
+// ("lost") leads the answer only with a passage that speaks to it: "the
+// parable of the lost sheep" is not answered with the hub on grief.
+func TestHubNeedsEvidence(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans, err := b.answerer(nil).Answer(t.Context(), "what does the parable of the lost sheep teach", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ans.Text, "mourn") {
+		t.Errorf("lost sheep: %q, want no hub on grief", ans.Text)
+	}
+}
