@@ -133,7 +133,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// A follow-up is searched with its conversation's subject, widely, and
 	// focused on the subject before the candidates are cut to n.
 	fu := resolveFollowUp(question, opts.Context)
-	jesus := asksJesusWords(question)
+	jesus := asksJesusWords(question, a.r.Speech)
 	query, limit := fu.Query, n
 	if fu.Subject != "" || jesus {
 		limit = max(n, DefaultCandidates)
@@ -249,7 +249,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		themeFacts = facts(themed, rv)
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
-		Hubs: hubs, JesusWords: asksJesusWords(question), Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
+		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
 	ans := Answer{gate: gate}
 	for _, c := range cands {
 		ans.Retrieved = append(ans.Retrieved, c.Verse.ID)

@@ -113,6 +113,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
+	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)
 	return r, nil
 }

@@ -157,6 +157,11 @@ type Retriever struct {
 	// a word is never respelt as a name (respell.go). Nil: every word the
 	// corpus does not hold may be a misspelt name.
 	Dictionary func(word string) bool
+	// Speech reports whether a lower-case word is a verb of speaking
+	// (WordNet files its commonest verb sense under communication: say,
+	// promise, warn, answer): a question naming Jesus with one asks what
+	// he said (asksJesusWords). Nil: the few words of speechWord.
+	Speech func(word string) bool
 
 	// RRFK is the fusion's constant k (0: DefaultRRFK).
 	RRFK int

@@ -171,15 +171,16 @@ func b2i(b bool) int {
 }
 
 // asksJesusWords reports whether the question asks what Jesus said or
-// taught: it names him and a verb of speaking, or asks what holds
+// taught: it names him and a word of speaking (speechWord, or one speaks
+// reports; nil: none more), or asks what holds
 // "according to" him, or puts "on" right after his name as a heading does
 // ("Jesus on forgiveness").
-func asksJesusWords(q string) bool {
+func asksJesusWords(q string, speaks func(word string) bool) bool {
 	names, speech := false, false
 	ws := questionWords(q)
 	for i, w := range ws {
 		if !speakerName(w) {
-			speech = speech || speechWord(w)
+			speech = speech || speechWord(w) || speaks != nil && speaks(w)
 			continue
 		}
 		names = true

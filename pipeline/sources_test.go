@@ -16,7 +16,7 @@ func TestAsksJesusWords(t *testing.T) {
 		"what did Jesus do on the sabbath":                      false,
 		"what did the disciples say when Jesus walked on water": true, // a speech verb: read as his words, as before
 	} {
-		if got := asksJesusWords(q); got != want {
+		if got := asksJesusWords(q, nil); got != want {
 			t.Errorf("asksJesusWords(%q) = %v, want %v", q, got, want)
 		}
 	}
@@ -34,6 +34,32 @@ func TestWithoutSpeaker(t *testing.T) {
 	} {
 		if got := withoutSpeaker(q); got != want {
 			t.Errorf("withoutSpeaker(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestAsksJesusWordsCommunication: with WordNet, any verb whose commonest
+// sense is one of communication asks for his words ("promise", "warn");
+// a stop word never does ("will" decrees in WordNet).
+func TestAsksJesusWordsCommunication(t *testing.T) {
+	t.Parallel()
+	wn, err := OpenWordNet(DefaultWordNetDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	speech := func(w string) bool { return communicationVerb(wn, w) }
+	for q, want := range map[string]bool{
+		"Does God answer prayer? What did Jesus promise about asking?": true,
+		"did jesus warn about false prophets":                          true,
+		"How and when will Jesus come back?":                           false,
+		"what did Jesus do on the sabbath":                             false,
+		"What happened when Jesus calmed the storm?":                   false,
+	} {
+		if got := asksJesusWords(q, speech); got != want {
+			t.Errorf("asksJesusWords(%q) = %v, want %v", q, got, want)
+		}
+		if q == "did jesus warn about false prophets" && asksJesusWords(q, nil) {
+			t.Errorf("%q asks for his words without WordNet: the case shows nothing", q)
 		}
 	}
 }

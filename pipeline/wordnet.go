@@ -267,3 +267,23 @@ func commonWord(wn *wordnet.WordNet, w string) bool {
 	}
 	return other
 }
+
+// verbCommunication is WordNet's lexicographer file of verbs of telling,
+// asking, ordering and singing (lexnames(5WN): 32, verb.communication).
+const verbCommunication = 32
+
+// communicationVerb reports whether WordNet's commonest sense of w as a
+// verb is one of communication: "say", "promise", "warn", "answer"; never
+// for a stop word.
+func communicationVerb(wn *wordnet.WordNet, w string) bool {
+	if isStop(w) {
+		// "will" decrees in WordNet; in a question it is the future.
+		return false
+	}
+	for _, l := range wn.Lookup(w) {
+		if l.POS == wordnet.Verb && len(l.Senses) > 0 && l.Senses[0].LexFile == verbCommunication {
+			return true
+		}
+	}
+	return false
+}
