@@ -542,7 +542,10 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	if qmass == 0 {
 		return nil, nil
 	}
-	related := r.relatedTerms(query, q)
+	// WordNet's relatives of the question's words, read only when a
+	// topic titled by a name is scored (scoreTopic): most routes need none.
+	var related []map[int32]float64
+	relatedRead := false
 	// Names the query holds: rarity-weighted share of each name's words.
 	got := map[int32]float64{}
 	for i, id := range q {
@@ -585,7 +588,13 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 					covered += w[i]
 					continue
 				}
-				if !entity || related == nil || id >= 0 && r.nameHas(via, id) {
+				if !entity || id >= 0 && r.nameHas(via, id) {
+					continue
+				}
+				if !relatedRead {
+					related, relatedRead = r.relatedTerms(query, q), true
+				}
+				if related == nil {
 					continue
 				}
 				best := 0.0
