@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.146, W: [3]float64{2.187, -6.327, 6.55}}
+var themeGate = ThemeGate{Bias: -2.137, W: [3]float64{2.219, -6.513, 6.483}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
