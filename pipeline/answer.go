@@ -203,11 +203,6 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if len(routed) == 0 {
 		// A question naming a person or place is about it, not a theme.
 		th = a.theme(query, themed, rv, jesus)
-		// A question asking what Jesus said is in the Bible's setting
-		// whatever thing it names: "Why did Jesus curse the fig tree?" is
-		// searched without his name, and its fig tree alone reads as a
-		// thing of the modern world would.
-		th.trap = th.trap && !jesus
 	}
 	teaching := th.teaching
 	if jesus {

@@ -79,8 +79,11 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus 
 		if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
 			// The question names a thing ("Why did God send the flood?"):
 			// not a theme it speaks of, whether the thing is in the Bible's
-			// setting or a trap.
-			return themeResult{trap: a.r.senses.trap(question, routes[i])}
+			// setting or a trap. A question asking what Jesus said is in
+			// the Bible's setting whatever thing it names: "Why did Jesus
+			// curse the fig tree?" is searched without his name, and its
+			// fig tree alone reads as a thing of the modern world would.
+			return themeResult{trap: !jesus && a.r.senses.trap(question, routes[i])}
 		}
 	}
 	c, ok := a.chooseTheme(question, routes)
