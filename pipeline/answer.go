@@ -202,7 +202,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var th themeResult
 	if len(routed) == 0 {
 		// A question naming a person or place is about it, not a theme.
-		th = a.theme(query, themed, rv, jesus)
+		if th, err = a.theme(ctx, query, themed, rv, jesus); err != nil {
+			return Answer{}, err
+		}
 	}
 	teaching := th.teaching
 	if jesus {

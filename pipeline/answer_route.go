@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/selahdev/selah/corpus"
 )
@@ -64,7 +65,7 @@ type themeResult struct {
 // (byQuestion), at most maxRoutedVerses. Which of a theme's entries
 // matched best says little (PRAYER's "Answer to, exceeds petition" for
 // "does he answer every prayer"): any of its sections will do.
-func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus bool) themeResult {
+func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, jesus bool) (themeResult, error) {
 	// What the question names is decided on Nave's alone, without the
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
@@ -73,22 +74,39 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus 
 	// to a theme (chooseTheme, bridge.go).
 	i := slices.IndexFunc(routes, func(r Routed) bool { return !r.Key })
 	if i < 0 && a.r.bridge == nil {
-		return themeResult{}
+		return themeResult{}, nil
 	}
+	bridged := true
 	if i >= 0 {
 		if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
-			// The question names a thing ("Why did God send the flood?"):
-			// not a theme it speaks of, whether the thing is in the Bible's
-			// setting or a trap. A question asking what Jesus said is in
-			// the Bible's setting whatever thing it names: "Why did Jesus
-			// curse the fig tree?" is searched without his name, and its
-			// fig tree alone reads as a thing of the modern world would.
-			return themeResult{trap: !jesus && a.r.senses.trap(question, routes[i])}
+			// The question names a thing ("Why did God send the flood?"),
+			// in the Bible's setting or a trap. A question asking what
+			// Jesus said is in the Bible's setting whatever thing it
+			// names: "Why did Jesus curse the fig tree?" is searched
+			// without his name, and its fig tree alone reads as a thing
+			// of the modern world would.
+			if !jesus && a.r.senses.trap(question, routes[i]) {
+				return themeResult{trap: true}, nil
+			}
+			// A thing is no theme, but the question's other words may
+			// name one: "I drink every night and hide the bottles" is
+			// about drunkenness, "my teenage son slams doors" about
+			// parents. The themes are those the question routes to
+			// without the things it names, so that a theme filed under
+			// the things' words ("boiling point of water at 5000 feet":
+			// ABLUTION, the washing of feet with water) is not read as
+			// its subject; and none is bridged from the word vectors,
+			// which would be near the things.
+			var err error
+			if routes, err = a.route(ctx, withoutTerms(a.r, question, a.thingTerms(routes)), themeReach); err != nil {
+				return themeResult{}, err
+			}
+			bridged = false
 		}
 	}
-	c, ok := a.chooseTheme(question, routes)
+	c, ok := a.chooseTheme(question, routes, bridged)
 	if !ok {
-		return themeResult{}
+		return themeResult{}, nil
 	}
 	f := a.gateFeatures(question, c, rv)
 	out := themeResult{gate: &f}
@@ -102,7 +120,7 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus 
 	// never saw, weighs against it there).
 	rule := !c.ts.outOfSetting(a.r, question) && c.ts.holdsTitle(a.r, question)
 	if _, lk := a.r.Dense.(likeness); lk && !themeGate.answers(f) && !(jesus && rule) || !lk && !rule {
-		return out
+		return out, nil
 	}
 	var keys, sections []Routed
 	for _, r := range c.routes {
@@ -114,7 +132,42 @@ func (a *Answerer) theme(question string, routes []Routed, rv *relevance, jesus 
 	}
 	teaching := append(keys, a.byQuestion(question, sections, rv)...)
 	out.teaching, out.topic = teaching[:min(len(teaching), maxRoutedVerses)], c.topic
+	return out, nil
+}
+
+// thingTerms are the terms of the titles of the topics among the first
+// maxThemeChoices of routes whose Bible sense is a thing (sense.go).
+func (a *Answerer) thingTerms(routes []Routed) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	for _, r := range routes {
+		if r.Key || seen[r.Topic] {
+			continue
+		}
+		if seen[r.Topic] = true; len(seen) > maxThemeChoices {
+			break
+		}
+		if ts := a.r.senses.topic(r.Topic); ts != nil && ts.known && ts.physical {
+			for t := range ts.own {
+				out[t] = true
+			}
+		}
+	}
 	return out
+}
+
+// withoutTerms is q without the words whose index term is in terms.
+func withoutTerms(r *Retriever, q string, terms map[string]bool) string {
+	words := strings.Fields(q)
+	out := words[:0:0]
+	for _, w := range words {
+		drop := false
+		r.lex.an.terms(w, func(t string) { drop = drop || terms[t] })
+		if !drop {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // likeness scores given verses by their likeness to a text: the cosine

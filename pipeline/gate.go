@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.137, W: [3]float64{2.219, -6.513, 6.483}}
+var themeGate = ThemeGate{Bias: -2.265, W: [3]float64{2.422, -6.607, 6.466}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -121,7 +121,7 @@ type themeTeacher interface {
 // plus likeness is highest; when none of them can answer, the same of
 // the themes the word vectors bridge the question to (bridge.go). ok is
 // false when there is none.
-func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCandidate, ok bool) {
+func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (best themeCandidate, ok bool) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
 	seen := map[string]bool{}
@@ -178,7 +178,7 @@ func (a *Answerer) chooseTheme(question string, routes []Routed) (best themeCand
 		}
 	}
 	consider(cands)
-	if !ok && lk != nil && a.r.bridge != nil {
+	if !ok && bridged && lk != nil && a.r.bridge != nil {
 		// No theme the router named can answer: the themes the question's
 		// words are near in the word vectors (bridge.go), at their CSLS
 		// score, capped like a route's. Weighed only now: beside the

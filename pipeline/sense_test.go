@@ -85,6 +85,9 @@ func TestAnswerThemeSenses(t *testing.T) {
 	// CARE's teaching (ANXIETY: See CARE) and TEMPTATION's.
 	care := storetest.Verses(t, "Philippians 4:6-7", "1 Peter 5:7", "Matthew 6:25-34")
 	temptation := storetest.Verses(t, "1 Corinthians 10:13", "Matthew 26:41", "James 1:12-15", "Hebrews 4:15")
+	// DRUNKENNESS's "General scriptures concerning".
+	drunkenness := storetest.Verses(t, "Proverbs 20:1", "Proverbs 23:20-21", "Proverbs 23:29-35", "Isaiah 5:11-12", "Isaiah 5:22",
+		"Luke 21:34", "Romans 13:13", "Galatians 5:19-21", "Ephesians 5:18", "1 Thessalonians 5:7-8")
 	for _, tt := range []struct {
 		q       string
 		decline bool
@@ -116,6 +119,12 @@ func TestAnswerThemeSenses(t *testing.T) {
 		// questions about things the Bible does not speak of.
 		{"How do I deal with anxiety?", false, care},
 		{"keep falling into the same temptation over and over. i pray about it and then do it again. why can't i beat this", false, temptation},
+		// A question naming a thing may name a theme besides (the
+		// bottles are WINE's and BOTTLE's, the drinking DRUNKENNESS's),
+		// but not one filed under the thing's own words (ABLUTION, the
+		// washing of feet with water).
+		{"I hide bottles in the garage because I drink too much", false, drunkenness},
+		{"boiling point of water at 5000 feet elevation", true, nil},
 		{"what's a good prayer journal app for iphone that syncs with icloud", true, nil},
 		{"Does 16:8 intermittent fasting slow down your metabolism?", true, nil},
 	} {
