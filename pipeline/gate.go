@@ -118,9 +118,9 @@ type themeTeacher interface {
 // maxThemeChoices topics of routes (best first), and the topics they
 // refer to ("LYING: See FALSEHOOD", at seeDiscount), the one that is an
 // abstraction with teaching (key passages or sections) whose route score
-// plus likeness is highest; when none of them can answer, the same of
-// the themes the word vectors bridge the question to (bridge.go). ok is
-// false when there is none.
+// plus likeness is highest; when none of them can answer and bridged is
+// set, the same of the themes the word vectors bridge the question to
+// (bridge.go). ok is false when there is none.
 func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (best themeCandidate, ok bool) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
