@@ -149,6 +149,20 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
 	}
+	if asked := askedSentences(query); asked != query {
+		// A question told with its story ("People at work mock me for my
+		// faith. What did Jesus say about being persecuted?") is searched
+		// also by what it asks, whose few words the story's outweigh
+		// (James 2's faith and works), and the two rankings fused. The
+		// whole question's search alone says whether the Bible speaks to
+		// it: measured on the ask tuning sets, the asked part's confidence
+		// answered a decline (DEVELOPERS.md, seventeenth round).
+		ares, err := a.r.Search(ctx, asked, limit)
+		if err != nil {
+			return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
+		}
+		res.Hits = fuseHits(res.Hits, ares.Hits, limit)
+	}
 	hits := fu.focus(a.r, res.Hits)
 	if jesus {
 		// A question about what Jesus said is answered by his words: of
@@ -372,4 +386,49 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 		out = append(out, Reference{CitedPassage: api.Cite(ref, texts...), ref: ref})
 	}
 	return out, nil
+}
+
+// askedSentences is the part of a question that asks, the sentences
+// ending in "?", when it also has sentences that tell; otherwise the
+// question itself.
+func askedSentences(q string) string {
+	var asked []string
+	told := false
+	start := 0
+	for i, r := range q {
+		if r != '?' && r != '.' && r != '!' {
+			continue
+		}
+		s := strings.TrimSpace(q[start : i+1])
+		start = i + 1
+		switch {
+		case strings.Trim(s, "?.! ") == "":
+		case r == '?':
+			asked = append(asked, s)
+		default:
+			told = true
+		}
+	}
+	told = told || strings.TrimSpace(q[start:]) != ""
+	if len(asked) == 0 || !told {
+		return q
+	}
+	return strings.Join(asked, " ")
+}
+
+// fuseHits merges two rankings by reciprocal rank (DefaultRRFK), each
+// verse once, at most n.
+func fuseHits(x, y []Hit, n int) []Hit {
+	score := map[corpus.VerseID]float64{}
+	var out []Hit
+	for _, l := range [][]Hit{x, y} {
+		for i, h := range l {
+			if _, seen := score[h.Verse.ID]; !seen {
+				out = append(out, h)
+			}
+			score[h.Verse.ID] += 1 / (DefaultRRFK + float64(i+1))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Hit) int { return cmp.Compare(score[b.Verse.ID], score[a.Verse.ID]) })
+	return out[:min(len(out), n)]
 }

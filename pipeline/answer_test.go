@@ -13,6 +13,7 @@ import (
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store"
+	"github.com/selahdev/selah/store/storetest"
 )
 
 // candidateNumber is a candidate's number left in prose ("[2]").
@@ -225,4 +226,26 @@ func TestEvidence(t *testing.T) {
 			t.Errorf("evidence(%q, %s) = %v, want %v", tt.question, tt.verse, got, tt.want)
 		}
 	}
+}
+
+// TestAnswerAskedPart: a question told with its story is searched also by
+// what it asks. "bills", "jobs" and "pay" outweigh "worry" in the whole
+// question's search (Matthew 21:28, "go work to day in my vineyard").
+func TestAnswerAskedPart(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans, err := b.answerer(nil).Answer(t.Context(), "I work two jobs and still can't pay the bills. What does the Bible say about worry?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, b.st, ans, 3)
+	care := storetest.Verses(t, "Matthew 6:25-34", "Philippians 4:6-7", "1 Peter 5:7", "Luke 12:22-26")
+	for _, ref := range ans.References {
+		for _, id := range ref.VerseIDs() {
+			if slices.Contains(care, id) {
+				return
+			}
+		}
+	}
+	t.Errorf("cites nothing on worry: %+v", ans.References)
 }
