@@ -240,12 +240,19 @@ func TestAnswerAskedPart(t *testing.T) {
 	}
 	checkGrounded(t, b.st, ans, 3)
 	care := storetest.Verses(t, "Matthew 6:25-34", "Philippians 4:6-7", "1 Peter 5:7", "Luke 12:22-26")
-	for _, ref := range ans.References {
+	if !citesAny(ans, care) {
+		t.Errorf("cites nothing on worry: %+v", ans.References)
+	}
+}
+
+// citesAny reports whether the answer cites any of the verses.
+func citesAny(a pipeline.Answer, verses []corpus.VerseID) bool {
+	for _, ref := range a.References {
 		for _, id := range ref.VerseIDs() {
-			if slices.Contains(care, id) {
-				return
+			if slices.Contains(verses, id) {
+				return true
 			}
 		}
 	}
-	t.Errorf("cites nothing on worry: %+v", ans.References)
+	return false
 }
