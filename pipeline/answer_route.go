@@ -78,7 +78,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	}
 	bridged := true
 	if i >= 0 {
-		if ts := a.r.senses.topic(routes[i].Topic); ts != nil && ts.known && ts.physical {
+		if ts := a.r.senses.topic(routes[i].Topic); ts.thing() {
 			// The question names a thing ("Why did God send the flood?"),
 			// in the Bible's setting or a trap. A question asking what
 			// Jesus said is in the Bible's setting whatever thing it
@@ -147,7 +147,7 @@ func (a *Answerer) thingTerms(routes []Routed) map[string]bool {
 		if seen[r.Topic] = true; len(seen) > maxThemeChoices {
 			break
 		}
-		if ts := a.r.senses.topic(r.Topic); ts != nil && ts.known && ts.physical {
+		if ts := a.r.senses.topic(r.Topic); ts.thing() {
 			for t := range ts.own {
 				out[t] = true
 			}

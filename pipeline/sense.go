@@ -91,6 +91,10 @@ func (s *senses) topic(title string) *topicSense {
 // say what the topic is about as well.
 const maxSenseVerses = 400
 
+// thing reports whether WordNet knows the topic's word and its Bible
+// sense is a thing: no theme a question can be answered from.
+func (ts *topicSense) thing() bool { return ts != nil && ts.known && ts.physical }
+
 func (s *senses) learn(title string) *topicSense {
 	nr, ok := s.r.Router.(*NaveRouter)
 	if !ok {
