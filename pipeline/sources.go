@@ -171,24 +171,41 @@ func b2i(b bool) int {
 }
 
 // asksJesusWords reports whether the question asks what Jesus said or
-// taught: it names him and a word of speaking (speechWord, or one speaks
-// reports; nil: none more), or asks what holds
-// "according to" him, or puts "on" right after his name as a heading does
-// ("Jesus on forgiveness").
+// taught: a word of speaking (speechWord, or one speaks reports; nil: none
+// more) follows his name, him its speaker ("What did Jesus say about
+// worry?"), or a noun of speaking is his ("the words of Jesus"); or it
+// asks what holds "according to" him, or puts "on" right after his name
+// as a heading does ("Jesus on forgiveness"). A word of speaking before
+// his name has another speaker ("What did Paul say about Jesus?", "how
+// did Peter deny Jesus"), and one in the passive tells what was done to
+// him: WordNet files baptizing under communication, with naming and
+// christening, and "when Jesus was baptized" asks what happened.
 func asksJesusWords(q string, speaks func(word string) bool) bool {
-	names, speech := false, false
 	ws := questionWords(q)
+	speech := func(i int) bool { return speechWord(ws[i]) || speaks != nil && speaks(ws[i]) }
 	for i, w := range ws {
 		if !speakerName(w) {
-			speech = speech || speechWord(w) || speaks != nil && speaks(w)
 			continue
 		}
-		names = true
 		if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
-			speech = true
+			return true
+		}
+		if i >= 2 && ws[i-1] == "of" && speech(i-2) {
+			return true
+		}
+		for j := i + 1; j < len(ws) && !speakerName(ws[j]); j++ {
+			if speech(j) && !passiveAuxiliary[ws[j-1]] {
+				return true
+			}
 		}
 	}
-	return names && speech
+	return false
+}
+
+// passiveAuxiliary are the auxiliaries of English's passive voice.
+var passiveAuxiliary = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "being": true,
+	"get": true, "gets": true, "got": true,
 }
 
 // facts groups the routed verses by topic and sub-entry. A topic's entries
