@@ -245,6 +245,28 @@ func TestAnswerAskedPart(t *testing.T) {
 	}
 }
 
+// TestAnswerParable: a parable is asked about by its name and the word
+// "parable", which names PARABLES; Nave's lists Jesus' parables in a
+// section of JESUS, THE CHRIST that PARABLES refers to ("See JESUS,
+// PARABLES OF"), and the answer tells the parable from there.
+func TestAnswerParable(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, want := range map[string]string{
+		"Could you explain the parable of the Good Samaritan?": "Luke 10:30-37",
+		"the parable of the ten virgins, what does it mean":    "Matthew 25:1-13",
+	} {
+		ans, err := b.answerer(nil).Answer(t.Context(), q, 3, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGrounded(t, b.st, ans, 3)
+		if !citesAny(ans, storetest.Verses(t, want)) {
+			t.Errorf("%q cites none of %s: %+v", q, want, ans.References)
+		}
+	}
+}
+
 // citesAny reports whether the answer cites any of the verses.
 func citesAny(a pipeline.Answer, verses []corpus.VerseID) bool {
 	for _, ref := range a.References {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -88,6 +89,16 @@ type routeTopic struct {
 	first, end int32   // its entries in entries
 	see        []int32 // topics it is an alias of (it has no verses itself)
 	seeAlso    []int32 // every topic its entries refer to ("See FALSEHOOD")
+	// seeSections are the sections of other topics its entries refer to
+	// ("PARABLES: See JESUS, PARABLES OF"): each the entries under the
+	// heading, in the order of entries.
+	seeSections []seeSection
+}
+
+// seeSection is a section of topic: its heading's entry and those under it.
+type seeSection struct {
+	topic   int32
+	entries []int32
 }
 
 type routeEntry struct {
@@ -256,6 +267,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		}
 		r.topics = append(r.topics, rt)
 	}
+	r.linkSections(topics)
 	// idf over Nave's documents, smoothed; a term Nave never uses gets the
 	// largest value (df 0).
 	r.idf = make([]float64, len(df))
@@ -279,6 +291,81 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		}
 	}
 	return r
+}
+
+// seeSectionPhrase is Nave's reference to a section of another topic, as
+// an entry's phrase: "See JESUS, PARABLES OF", "See GOD, MERCY OF".
+var seeSectionPhrase = regexp.MustCompile(`^See ?([A-Z][A-Z '()-]*), ([A-Z][A-Z ,'()-]*)$`)
+
+// linkSections resolves the entries that refer to a section of another
+// topic (seeSectionPhrase). Nave's marks only the topic's word as a link
+// ("See <ref>JESUS</ref>, PARABLES OF"), and the word is often the head of
+// the title rather than the title ("JESUS" for "JESUS, THE CHRIST"), so
+// the reader keeps an unresolved target (corpus.NaveEntry.See) and the
+// phrase: the topic is the one titled by the word, or else the one whose
+// title's head it is when only one is, and the section the entry of that
+// topic whose phrase is the heading, with every entry under it. Of the
+// 653 such references 405 resolve (2026-11-26); the others name a
+// heading the topic does not have as written ("See WICKED, WARNED").
+func (r *NaveRouter) linkSections(topics []corpus.NaveTopic) {
+	byHead := map[string][]int32{}
+	for i, t := range topics {
+		head, _, _ := strings.Cut(titleNames(t.Title)[0], ",")
+		byHead[strings.TrimSpace(head)] = append(byHead[strings.TrimSpace(head)], int32(i))
+	}
+	for ti, t := range topics {
+		rt := &r.topics[ti]
+		for _, e := range t.Entries {
+			m := seeSectionPhrase.FindStringSubmatch(e.Phrase)
+			if m == nil {
+				continue
+			}
+			cands := byHead[m[1]]
+			if to, ok := r.byTitle[m[1]]; ok {
+				cands = []int32{to}
+			}
+			if len(cands) != 1 || cands[0] == int32(ti) {
+				continue
+			}
+			to := cands[0]
+			base := r.topics[to].first
+			if base < r.topics[to].end && r.entries[base].key {
+				base++ // the key passages come first (NewNaveRouter)
+			}
+			if sec, ok := sectionOf(topics[to], m[2]); ok && !slices.ContainsFunc(rt.seeSections, func(x seeSection) bool {
+				return x.topic == to && x.entries[0] == base+sec[0]
+			}) {
+				link := seeSection{topic: to}
+				for _, i := range sec {
+					link.entries = append(link.entries, base+i)
+				}
+				rt.seeSections = append(rt.seeSections, link)
+			}
+		}
+	}
+}
+
+// sectionOf returns the indices within t.Entries of the entry whose phrase
+// is heading (the first, compared without regard to case) and of every
+// entry under it. The indices are t's own: a topic with key passages
+// puts them before its entries in the router, which the caller allows for.
+func sectionOf(t corpus.NaveTopic, heading string) ([]int32, bool) {
+	h := slices.IndexFunc(t.Entries, func(e corpus.NaveEntry) bool { return strings.EqualFold(strings.TrimSpace(e.Phrase), heading) })
+	if h < 0 {
+		return nil, false
+	}
+	out := []int32{int32(h)}
+	for i := h + 1; i < len(t.Entries); i++ {
+		p := t.Entries[i].Parent
+		for p >= 0 && p != h {
+			p = t.Entries[p].Parent
+		}
+		if p != h {
+			break
+		}
+		out = append(out, int32(i))
+	}
+	return out, true
 }
 
 // Listed returns the entries that list verse v, in Nave's order, as
@@ -572,10 +659,10 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		}
 	}
 	var cands []routeCand
-	scoreTopic := func(t, via int32, nm named, discount float64) {
+	scoreEntries := func(t int32, entries []int32, via int32, nm named, discount float64) {
 		rt := r.topics[t]
 		entity := r.Entity != nil && r.Entity(rt.title)
-		for e := rt.first; e < rt.end; e++ {
+		for _, e := range entries {
 			re := &r.entries[e]
 			if len(re.verses) == 0 || re.key && entity {
 				// A person's or place's entries tell its story in
@@ -626,11 +713,28 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			cands = append(cands, routeCand{entry: e, via: via, score: s})
 		}
 	}
+	scoreTopic := func(t, via int32, nm named, discount float64) {
+		rt := r.topics[t]
+		entries := make([]int32, 0, rt.end-rt.first)
+		for e := rt.first; e < rt.end; e++ {
+			entries = append(entries, e)
+		}
+		scoreEntries(t, entries, via, nm, discount)
+	}
 	for t, nm := range topics {
 		scoreTopic(t, t, nm, 1)
 		for _, to := range r.topics[t].see {
 			if _, named := topics[to]; !named {
 				scoreTopic(to, t, nm, seeDiscount)
+			}
+		}
+		// A section of another topic the named one refers to is read as
+		// an alias's entries are: "the parable of the good Samaritan"
+		// names PARABLES, which refers to JESUS, PARABLES OF, whose entry
+		// "The Good Samaritan" holds the rest of the question.
+		for _, sec := range r.topics[t].seeSections {
+			if _, named := topics[sec.topic]; !named && r.Entity != nil && r.Entity(r.topics[sec.topic].title) {
+				scoreEntries(sec.topic, sec.entries, t, nm, seeDiscount)
 			}
 		}
 	}

@@ -407,3 +407,80 @@ func TestNaveRouterRelatedWords(t *testing.T) {
 		t.Errorf("without Expand the first route is %+v: the test shows nothing", rs[0])
 	}
 }
+
+// TestNaveRouterSeeSection: a topic that refers to a section of a name's
+// topic ("PARABLES: See JESUS, PARABLES OF", the link on the head of the
+// title alone) routes a question naming it to that section's entries, as
+// an alias does, and to no other section of the name's.
+func TestNaveRouterSeeSection(t *testing.T) {
+	t.Parallel()
+	ref := func(s string) corpus.Reference {
+		r, err := corpus.ParseReference(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	span := func(s string) corpus.VerseSpan {
+		r := ref(s)
+		return corpus.VerseSpan{First: r.First(), Last: r.Last()}
+	}
+	entry := func(parent int, phrase, verses string) corpus.NaveEntry {
+		e := corpus.NaveEntry{Parent: parent, Phrase: phrase}
+		if verses != "" {
+			e.Verses = []corpus.VerseSpan{span(verses)}
+		}
+		return e
+	}
+	topics := []corpus.NaveTopic{
+		{Title: "PARABLES", Entries: []corpus.NaveEntry{
+			entry(-1, "Of the trees", "Judges 9:8-15"),
+			{Parent: -1, Phrase: "See JESUS, PARABLES OF", See: []string{"JESUS"}},
+		}},
+		{Title: "JESUS, THE CHRIST", Entries: []corpus.NaveEntry{
+			entry(-1, "HISTORY OF", ""),
+			entry(0, "Born in Bethlehem", "Luke 2:4-7"),
+			entry(-1, "PARABLES OF", ""),
+			entry(2, "The Good Samaritan", "Luke 10:30-37"),
+			entry(2, "The sower", "Matthew 13:3-8"),
+			entry(-1, "MIRACLES OF", ""),
+			entry(5, "Water made wine", "John 2:1-11"),
+		}},
+	}
+	// Key passages come before a topic's entries in the router: the
+	// section's entries are found past them.
+	keys := map[string][]corpus.Reference{"JESUS, THE CHRIST": {ref("Matthew 1:21")}}
+	r := pipeline.NewNaveRouter(topics, keys)
+	r.Entity = func(title string) bool { return title == "JESUS, THE CHRIST" }
+	ctx := context.Background()
+
+	got, err := r.Route(ctx, "what is the parable of the good samaritan about", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Topic != "JESUS, THE CHRIST" || got[0].Entry != "PARABLES OF — The Good Samaritan" ||
+		got[0].Verse != ref("Luke 10:30").First() {
+		t.Fatalf("first route %+v, want Luke 10:30 under JESUS, THE CHRIST's PARABLES OF — The Good Samaritan: %v", got, describe(got))
+	}
+	got, err = r.Route(ctx, "the parable of the water made wine", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range got {
+		if g.Topic == "JESUS, THE CHRIST" && !strings.HasPrefix(g.Entry, "PARABLES OF") {
+			t.Errorf("routed to %q, outside the section PARABLES refers to", g.Entry)
+		}
+	}
+
+	// A theme's section is not followed (the theme's own teaching speaks
+	// for it, Answerer.theme): the entry is reached only by echoing its
+	// phrase, below the topic the question names.
+	r.Entity = nil
+	got, err = r.Route(ctx, "what is the parable of the good samaritan about", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Topic != "PARABLES" {
+		t.Fatalf("a theme's section followed: %v", describe(got))
+	}
+}
