@@ -258,17 +258,7 @@ func TestNaveRouterSections(t *testing.T) {
 // verse Nave's does not list under it.
 func TestNaveRouterKeys(t *testing.T) {
 	t.Parallel()
-	ref := func(s string) corpus.Reference {
-		r, err := corpus.ParseReference(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	span := func(s string) corpus.VerseSpan {
-		r := ref(s)
-		return corpus.VerseSpan{First: r.First(), Last: r.VerseIDs()[len(r.VerseIDs())-1]}
-	}
+	ref, span := refParsers(t)
 	topics := []corpus.NaveTopic{
 		{Title: "CARE", Entries: []corpus.NaveEntry{
 			{Parent: -1, Phrase: "WORLDLY", Verses: []corpus.VerseSpan{span("Psalms 39:6"), span("Luke 21:34")}},
@@ -414,17 +404,7 @@ func TestNaveRouterRelatedWords(t *testing.T) {
 // an alias does, and to no other section of the name's.
 func TestNaveRouterSeeSection(t *testing.T) {
 	t.Parallel()
-	ref := func(s string) corpus.Reference {
-		r, err := corpus.ParseReference(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	span := func(s string) corpus.VerseSpan {
-		r := ref(s)
-		return corpus.VerseSpan{First: r.First(), Last: r.Last()}
-	}
+	ref, span := refParsers(t)
 	entry := func(parent int, phrase, verses string) corpus.NaveEntry {
 		e := corpus.NaveEntry{Parent: parent, Phrase: phrase}
 		if verses != "" {
@@ -483,4 +463,21 @@ func TestNaveRouterSeeSection(t *testing.T) {
 	if len(got) == 0 || got[0].Topic != "PARABLES" {
 		t.Fatalf("a theme's section followed: %v", describe(got))
 	}
+}
+
+// refParsers returns parsers of a reference and of the verse span it
+// covers that fail t on a bad one, for building Nave's topics in a test.
+func refParsers(t *testing.T) (ref func(string) corpus.Reference, span func(string) corpus.VerseSpan) {
+	ref = func(s string) corpus.Reference {
+		r, err := corpus.ParseReference(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	span = func(s string) corpus.VerseSpan {
+		r := ref(s)
+		return corpus.VerseSpan{First: r.First(), Last: r.Last()}
+	}
+	return ref, span
 }
