@@ -264,6 +264,11 @@ func TestAnswerParable(t *testing.T) {
 		if !citesAny(ans, storetest.Verses(t, want)) {
 			t.Errorf("%q cites none of %s: %+v", q, want, ans.References)
 		}
+		// Nave's names the parables under JESUS' "PARABLES OF"; he told
+		// them, he was none of them.
+		if strings.Contains(ans.Text, "Jesus was") || !strings.Contains(ans.Text, "the parable of") {
+			t.Errorf("%q: %q, want the parable told of, not what Jesus was", q, ans.Text)
+		}
 	}
 }
 

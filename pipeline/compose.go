@@ -628,6 +628,10 @@ var (
 	conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true, "as": true}
 )
 
+// parablesHeading is the section under which Nave's lists a person's
+// parables (JESUS, THE CHRIST's, which PARABLES refers to).
+const parablesHeading = "PARABLES OF"
+
 // phraseClause turns a Nave's sub-entry phrase into a clause about subject.
 // Nave's phrases are sentence-case noun or verb phrases without a subject;
 // the rules go by their first word, with WordNet telling verbs and
@@ -646,6 +650,15 @@ var (
 // its object. A phrase that starts with a preposition or a conjunction
 // cannot be joined to a subject this way and is left out (ok false).
 func (c *composition) phraseClause(subject, entry string) (clause, bool) {
+	if heading, own, ok := strings.Cut(entry, " — "); ok && heading == parablesHeading && !strings.Contains(own, " — ") {
+		// JESUS, THE CHRIST lists his parables by their names ("The
+		// Good Samaritan"), which read as what he was: he told them.
+		words := phraseWords(own)
+		if len(words) == 0 {
+			return clause{}, false
+		}
+		return clause{kind: clauseTopic, text: "the parable of " + c.lowerFirst(words)}, true
+	}
 	if c.actedByParent(entry) {
 		return clause{}, false
 	}
