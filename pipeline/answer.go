@@ -188,6 +188,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
 		themed, routed = routed, nil
 	}
+	entity := len(routed) > 0
+	if entity && !routed[0].Echo && routed[0].Score < wholeName && tiedEntries(routed) > maxTiedEntries {
+		// The question names a person of a long history and asks of it
+		// something none of the entries says ("what happened when Jesus
+		// was baptized": Nave's writes "immersed"): hundreds of entries
+		// tie on the name, and the first in Nave's order ("NAMES OF —
+		// Adam") would be told as the answer. The search speaks for it.
+		routed = nil
+	}
 	if len(routed) > max(n, maxRoutedVerses) {
 		routed = routed[:max(n, maxRoutedVerses)]
 	}
@@ -214,7 +223,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// search found relevant ones: "how do i deal with fear" finds verses
 	// holding "fear", most of them of the fear of God.
 	var th themeResult
-	if len(routed) == 0 {
+	if !entity {
 		// A question naming a person or place is about it, not a theme.
 		if th, err = a.theme(ctx, query, themed, rv, jesus); err != nil {
 			return Answer{}, err
@@ -305,6 +314,29 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, err
 	}
 	return ans, nil
+}
+
+// wholeName: a route scoring this names a topic that is the whole
+// question ("Who was Ruth?"), whose entries in Nave's order tell of it.
+// maxTiedEntries: more entries than this tying on a name alone are no
+// story in order but a long history (JESUS, THE CHRIST has some three
+// hundred); a short one's order still tells it ("how was Stephen
+// killed": STEPHEN's entries, stoned among them).
+const (
+	wholeName      = 0.99
+	maxTiedEntries = 20
+)
+
+// tiedEntries counts the entries that share the first route's score.
+func tiedEntries(routed []Routed) int {
+	seen := map[[2]string]bool{}
+	for _, r := range routed {
+		if r.Score < routed[0].Score {
+			break
+		}
+		seen[[2]string{r.Topic, r.Entry}] = true
+	}
+	return len(seen)
 }
 
 // candidates numbers the hits for the generator, with their evidence.

@@ -272,6 +272,27 @@ func TestAnswerParable(t *testing.T) {
 	}
 }
 
+// TestAnswerLongHistory: a question naming Jesus asks of him something
+// none of the entries of JESUS, THE CHRIST says in its words (Nave's
+// writes "Is immersed by John"): the hundreds of entries that tie on his
+// name are no answer, and the first of them in Nave's order ("NAMES OF
+// — Adam") is not told as one; the search speaks.
+func TestAnswerLongHistory(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans, err := b.answerer(nil).Answer(t.Context(), "What happened after Jesus was baptized?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, b.st, ans, 3)
+	if strings.Contains(ans.Text, "Jesus was Adam") {
+		t.Errorf("told a name's first entry as the answer: %q", ans.Text)
+	}
+	if !citesAny(ans, storetest.Verses(t, "Matthew 3:13-17", "Mark 1:9-11", "Luke 3:21-22", "John 1:32-34")) {
+		t.Errorf("cites no telling of his baptism: %+v", ans.References)
+	}
+}
+
 // citesAny reports whether the answer cites any of the verses.
 func citesAny(a pipeline.Answer, verses []corpus.VerseID) bool {
 	for _, ref := range a.References {

@@ -618,6 +618,7 @@ type routeCand struct {
 	entry int32
 	via   int32 // the topic named, when reached through its alias
 	score float64
+	echo  bool // the entry's sense holds a word of the query its topic's name does not
 }
 
 // Route implements TopicRouter.
@@ -669,10 +670,11 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 				// order; key passages are for themes.
 				continue
 			}
-			covered := nm.covered
+			covered, echo := nm.covered, false
 			for i, id := range q {
 				if id >= 0 && slices.Contains(re.senseT, id) && !r.nameHas(via, id) {
 					covered += w[i]
+					echo = true
 					continue
 				}
 				if !entity || id >= 0 && r.nameHas(via, id) {
@@ -710,7 +712,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 				// used as" says nothing to "stop worrying about money".
 				s += sectionTieBreak
 			}
-			cands = append(cands, routeCand{entry: e, via: via, score: s})
+			cands = append(cands, routeCand{entry: e, via: via, score: s, echo: echo})
 		}
 	}
 	scoreTopic := func(t, via int32, nm named, discount float64) {
@@ -823,7 +825,7 @@ func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
 				if v := re.verses[pos]; !seen[v] {
 					seen[v] = true
 					out = append(out, Routed{Verse: v, Score: math.Round(c.score*1e4) / 1e4,
-						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section, Key: re.key})
+						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section, Key: re.key, Echo: c.echo})
 					if len(out) == limit {
 						break
 					}

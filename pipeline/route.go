@@ -27,6 +27,11 @@ type Routed struct {
 	// Key is set for one of the topic's key passages (corpus/topics
 	// keys): what a teacher cites first on it, not an entry of Nave's.
 	Key bool
+	// Echo is set when the entry's sense holds a word of the query besides
+	// the words of the topic's name (a WordNet relative of one, which
+	// also raises a name's entry, does not count): the entry, not only
+	// the topic, is what was asked.
+	Echo bool
 }
 
 // TopicRouter finds the verses a query reaches through the topics it names,
