@@ -90,15 +90,14 @@ type routeTopic struct {
 	see        []int32 // topics it is an alias of (it has no verses itself)
 	seeAlso    []int32 // every topic its entries refer to ("See FALSEHOOD")
 	// seeSections are the sections of other topics its entries refer to
-	// ("PARABLES: See JESUS, PARABLES OF"): each the entries under the
-	// heading, in the order of entries.
+	// ("PARABLES: See JESUS, PARABLES OF").
 	seeSections []seeSection
 }
 
-// seeSection is a section of topic: its heading's entry and those under it.
+// seeSection is a section of topic: its heading's entry and those under
+// it, entries[first:end] (Nave's lists a section's entries together).
 type seeSection struct {
-	topic   int32
-	entries []int32
+	topic, first, end int32
 }
 
 type routeEntry struct {
@@ -332,30 +331,27 @@ func (r *NaveRouter) linkSections(topics []corpus.NaveTopic) {
 			if base < r.topics[to].end && r.entries[base].key {
 				base++ // the key passages come first (NewNaveRouter)
 			}
-			if sec, ok := sectionOf(topics[to], m[2]); ok && !slices.ContainsFunc(rt.seeSections, func(x seeSection) bool {
-				return x.topic == to && x.entries[0] == base+sec[0]
-			}) {
-				link := seeSection{topic: to}
-				for _, i := range sec {
-					link.entries = append(link.entries, base+i)
+			if first, end, ok := sectionOf(topics[to], m[2]); ok {
+				if link := (seeSection{topic: to, first: base + first, end: base + end}); !slices.Contains(rt.seeSections, link) {
+					rt.seeSections = append(rt.seeSections, link)
 				}
-				rt.seeSections = append(rt.seeSections, link)
 			}
 		}
 	}
 }
 
-// sectionOf returns the indices within t.Entries of the entry whose phrase
-// is heading (the first, compared without regard to case) and of every
-// entry under it. The indices are t's own: a topic with key passages
-// puts them before its entries in the router, which the caller allows for.
-func sectionOf(t corpus.NaveTopic, heading string) ([]int32, bool) {
+// sectionOf returns the run t.Entries[first:end] of the entry whose phrase
+// is heading (the first, compared without regard to case) and every entry
+// under it, which follow it (a parent comes before its entries). The
+// indices are t's own: a topic with key passages puts them before its
+// entries in the router, which the caller allows for.
+func sectionOf(t corpus.NaveTopic, heading string) (first, end int32, ok bool) {
 	h := slices.IndexFunc(t.Entries, func(e corpus.NaveEntry) bool { return strings.EqualFold(strings.TrimSpace(e.Phrase), heading) })
 	if h < 0 {
-		return nil, false
+		return 0, 0, false
 	}
-	out := []int32{int32(h)}
-	for i := h + 1; i < len(t.Entries); i++ {
+	i := h + 1
+	for ; i < len(t.Entries); i++ {
 		p := t.Entries[i].Parent
 		for p >= 0 && p != h {
 			p = t.Entries[p].Parent
@@ -363,9 +359,8 @@ func sectionOf(t corpus.NaveTopic, heading string) ([]int32, bool) {
 		if p != h {
 			break
 		}
-		out = append(out, int32(i))
 	}
-	return out, true
+	return int32(h), int32(i), true
 }
 
 // Listed returns the entries that list verse v, in Nave's order, as
@@ -660,10 +655,10 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		}
 	}
 	var cands []routeCand
-	scoreEntries := func(t int32, entries []int32, via int32, nm named, discount float64) {
+	scoreEntries := func(t, first, end, via int32, nm named, discount float64) {
 		rt := r.topics[t]
 		entity := r.Entity != nil && r.Entity(rt.title)
-		for _, e := range entries {
+		for e := first; e < end; e++ {
 			re := &r.entries[e]
 			if len(re.verses) == 0 || re.key && entity {
 				// A person's or place's entries tell its story in
@@ -716,12 +711,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		}
 	}
 	scoreTopic := func(t, via int32, nm named, discount float64) {
-		rt := r.topics[t]
-		entries := make([]int32, 0, rt.end-rt.first)
-		for e := rt.first; e < rt.end; e++ {
-			entries = append(entries, e)
-		}
-		scoreEntries(t, entries, via, nm, discount)
+		scoreEntries(t, r.topics[t].first, r.topics[t].end, via, nm, discount)
 	}
 	for t, nm := range topics {
 		scoreTopic(t, t, nm, 1)
@@ -736,7 +726,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		// "The Good Samaritan" holds the rest of the question.
 		for _, sec := range r.topics[t].seeSections {
 			if _, named := topics[sec.topic]; !named && r.Entity != nil && r.Entity(r.topics[sec.topic].title) {
-				scoreEntries(sec.topic, sec.entries, t, nm, seeDiscount)
+				scoreEntries(sec.topic, sec.first, sec.end, t, nm, seeDiscount)
 			}
 		}
 	}
