@@ -41,6 +41,10 @@ type Answer struct {
 
 	// gate is what the theme gate weighed, for FitThemeGate.
 	gate *gateSample
+	// themes is the theme path's pool when AnswerOptions.themes asked for
+	// it: nil when the question took no theme path (it names a person or
+	// place, or no theme).
+	themes *themeResult
 }
 
 // Reference is one cited passage: a verse or a run of adjacent verses of
@@ -62,6 +66,10 @@ type AnswerOptions struct {
 	// Context are the earlier turns of a conversation, oldest first: a
 	// follow-up question is retrieved with their subject (followup.go).
 	Context []Turn
+
+	// themes asks for the teaching of every theme the question reaches,
+	// kept on the Answer for ThemeReach (EvaluateAsk).
+	themes bool
 }
 
 // DefaultAskCandidates is how many retrieved verses the generator sees
@@ -225,7 +233,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var th themeResult
 	if !entity {
 		// A question naming a person or place is about it, not a theme.
-		if th, err = a.theme(ctx, query, themed, rv, jesus); err != nil {
+		if th, err = a.theme(ctx, query, themed, rv, jesus, opts.themes); err != nil {
 			return Answer{}, err
 		}
 	}
@@ -233,10 +241,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if jesus {
 		// His words on the theme, not its teaching at large: the key
 		// passages of FORGIVENESS are Paul's and John's as much as his.
-		teaching = slices.DeleteFunc(slices.Clone(teaching), func(r Routed) bool {
-			v, ok := a.r.Verse(r.Verse)
-			return !ok || !v.WordsOfChrist
-		})
+		teaching = a.wordsOfChrist(teaching)
+		for i, p := range th.pool {
+			th.pool[i] = a.wordsOfChrist(p)
+		}
+	}
+	var themes *themeResult
+	if opts.themes && len(th.pool) > 0 {
+		themes = &th
 	}
 	var gate *gateSample
 	if th.gate != nil {
@@ -244,7 +256,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	if th.trap || !answerable(query, relevant(res) || len(teaching) > 0, a.candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
-			References: []Reference{}, Retrieved: verseIDs(hits), gate: gate}, nil
+			References: []Reference{}, Retrieved: verseIDs(hits), gate: gate, themes: themes}, nil
 	}
 	if hits, err = a.withRoutedVerses(ctx, hits, append(routed, teaching...)); err != nil {
 		return Answer{}, err
@@ -275,7 +287,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
-	ans := Answer{gate: gate}
+	ans := Answer{gate: gate, themes: themes}
 	for _, c := range cands {
 		ans.Retrieved = append(ans.Retrieved, c.Verse.ID)
 	}
@@ -314,6 +326,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		return Answer{}, err
 	}
 	return ans, nil
+}
+
+// wordsOfChrist is rs without the verses the KJV does not mark as his
+// words.
+func (a *Answerer) wordsOfChrist(rs []Routed) []Routed {
+	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool {
+		v, ok := a.r.Verse(r.Verse)
+		return !ok || !v.WordsOfChrist
+	})
 }
 
 // wholeName: a route scoring this names a topic that is the whole

@@ -52,3 +52,37 @@ func TestFuseHits(t *testing.T) {
 		}
 	}
 }
+
+// TestReachOf: a theme holds an expected verse only among the first n
+// verses of its teaching, the verses an answer cites; the chosen theme
+// counts as holding only when it is one that does.
+func TestReachOf(t *testing.T) {
+	t.Parallel()
+	routes := func(ids ...corpus.VerseID) []Routed {
+		var out []Routed
+		for _, id := range ids {
+			out = append(out, Routed{Verse: id})
+		}
+		return out
+	}
+	th := themeResult{pool: [][]Routed{routes(1, 2, 3, 4), routes(5, 6)}, chosen: 0}
+	for _, tt := range []struct {
+		expect []corpus.VerseID
+		n      int
+		want   ThemeReach
+	}{
+		{[]corpus.VerseID{3}, 3, ThemeReach{Chosen: true, Best: true}},
+		{[]corpus.VerseID{4}, 3, ThemeReach{}},
+		{[]corpus.VerseID{4}, 4, ThemeReach{Chosen: true, Best: true}},
+		{[]corpus.VerseID{6}, 3, ThemeReach{Best: true}},
+		{[]corpus.VerseID{9}, 3, ThemeReach{}},
+	} {
+		if got := reachOf(th, tt.expect, tt.n); got != tt.want {
+			t.Errorf("reachOf(%v, %d) = %+v, want %+v", tt.expect, tt.n, got, tt.want)
+		}
+	}
+	th.chosen = -1
+	if got := reachOf(th, []corpus.VerseID{1}, 3); got != (ThemeReach{Best: true}) {
+		t.Errorf("no theme answered: %+v, want only Best", got)
+	}
+}

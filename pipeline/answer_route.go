@@ -51,6 +51,11 @@ type themeResult struct {
 	topic    string // the theme answered from, with teaching
 	trap     bool
 	gate     *gateFeatures
+	// pool, when asked for (wide), is the teaching of every theme the
+	// question reaches (weighThemes), and chosen the index of the one it
+	// is answered from (-1: none): what ThemeReach measures.
+	pool   [][]Routed
+	chosen int
 }
 
 // theme reads the theme topics a question names (routes, best first;
@@ -65,7 +70,7 @@ type themeResult struct {
 // (byQuestion), at most maxRoutedVerses. Which of a theme's entries
 // matched best says little (PRAYER's "Answer to, exceeds petition" for
 // "does he answer every prayer"): any of its sections will do.
-func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, jesus bool) (themeResult, error) {
+func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, jesus, wide bool) (themeResult, error) {
 	// What the question names is decided on Nave's alone, without the
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
@@ -104,12 +109,19 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 			bridged = false
 		}
 	}
-	c, ok := a.chooseTheme(question, routes, bridged)
-	if !ok {
-		return themeResult{}, nil
+	pool, best := a.weighThemes(question, routes, bridged, wide)
+	out := themeResult{chosen: -1}
+	if wide {
+		for _, c := range pool {
+			out.pool = append(out.pool, a.teaching(question, c, rv))
+		}
 	}
+	if best < 0 {
+		return out, nil
+	}
+	c := pool[best]
 	f := a.gateFeatures(question, c, rv)
-	out := themeResult{gate: &f}
+	out.gate = &f
 	// The rule the gate replaced: one of the question's other words in the
 	// theme's text, and its title held whole. It stands without the SIF
 	// vectors (the OpenAI-compatible embedder: no likeness to weigh), and
@@ -122,6 +134,14 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	if _, lk := a.r.Dense.(likeness); lk && !themeGate.answers(f) && !(jesus && rule) || !lk && !rule {
 		return out, nil
 	}
+	out.teaching, out.topic, out.chosen = a.teaching(question, c, rv), c.topic, best
+	return out, nil
+}
+
+// teaching is what a theme teaches the question: its key passages, then
+// its sections' verses in order of the question (byQuestion), at most
+// maxRoutedVerses.
+func (a *Answerer) teaching(question string, c themeCandidate, rv *relevance) []Routed {
 	var keys, sections []Routed
 	for _, r := range c.routes {
 		if r.Key {
@@ -131,8 +151,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 		}
 	}
 	teaching := append(keys, a.byQuestion(question, sections, rv)...)
-	out.teaching, out.topic = teaching[:min(len(teaching), maxRoutedVerses)], c.topic
-	return out, nil
+	return teaching[:min(len(teaching), maxRoutedVerses)]
 }
 
 // thingTerms are the terms of the titles of the topics among the first

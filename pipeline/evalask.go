@@ -133,6 +133,16 @@ type AskKindReport struct {
 	Cases   int
 	HitRate float64
 	hits    int
+	// The theme path's reach (ThemeReach), over the kind's answerable
+	// cases: Themed took it (a Nave's theme, not a person or place, was
+	// weighed); ThemeHolds were answered from a theme whose first MaxRefs
+	// verses of teaching hold an expected verse; BestHolds reach such a
+	// theme, chosen or not. Ceiling is the hit rate with every case that
+	// reaches one answered from it, the others as answered: what a better
+	// choice among the themes the sources reach could give.
+	Themed, ThemeHolds, BestHolds int
+	Ceiling                       float64
+	ceiling                       int
 }
 
 // AskAnswer is one case's answer as returned.
@@ -159,7 +169,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 	var order []string
 	for _, c := range cases {
 		start := time.Now()
-		ans, err := a.Answer(ctx, c.Question, maxRefs, AnswerOptions{})
+		ans, err := a.Answer(ctx, c.Question, maxRefs, AnswerOptions{themes: true})
 		if err != nil {
 			return rep, fmt.Errorf("pipeline: evaluate ask %q: %w", c.Question, err)
 		}
@@ -221,6 +231,20 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			order = append(order, c.Kind)
 		}
 		k.Cases++
+		reach := ThemeReach{}
+		if c.Kind != KindDecline && ans.themes != nil {
+			reach = reachOf(*ans.themes, c.Expect, maxRefs)
+			k.Themed++
+			if reach.Chosen {
+				k.ThemeHolds++
+			}
+			if reach.Best {
+				k.BestHolds++
+			}
+		}
+		if hit || reach.Best && c.Kind != KindDecline {
+			k.ceiling++
+		}
 		if hit {
 			hits++
 			k.hits++
@@ -235,6 +259,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 	for _, kind := range order {
 		k := kinds[kind]
 		k.HitRate = float64(k.hits) / float64(k.Cases)
+		k.Ceiling = float64(k.ceiling) / float64(k.Cases)
 		rep.Kinds = append(rep.Kinds, *k)
 	}
 	rep.GroundedShare = 1
@@ -354,9 +379,9 @@ func (r AskReport) WriteTable(w io.Writer) error {
 	if len(r.Kinds) > 1 || len(r.Kinds) == 1 && r.Kinds[0].Kind != "" {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "kind\tcases\thit rate\t\n")
+		fmt.Fprintf(tw, "kind\tcases\thit rate\tthemed\ttheme holds\tbest theme holds\tceiling\t\n")
 		for _, k := range r.Kinds {
-			fmt.Fprintf(tw, "%s\t%d\t%.3f\t\n", cmp.Or(k.Kind, "(none)"), k.Cases, k.HitRate)
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%d\t%d\t%d\t%.3f\t\n", cmp.Or(k.Kind, "(none)"), k.Cases, k.HitRate, k.Themed, k.ThemeHolds, k.BestHolds, k.Ceiling)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -392,4 +417,36 @@ func (r AskReport) WriteMisses(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// ThemeReach says how near the theme path came to an expected verse for
+// one question: Chosen, the theme it was answered from holds one among
+// the first verses of its teaching that an answer cites; Best, some theme
+// it weighed does (weighThemes' wide pool: the router's themes, those they
+// refer to and those the word vectors bridge to). A question whose best
+// theme holds none is out of the theme path's reach: no choice among the
+// themes Nave's and the vectors give would answer it.
+type ThemeReach struct {
+	Chosen, Best bool
+}
+
+// reachOf measures th against the expected verses, reading the first
+// n verses of each theme's teaching (the references an answer cites).
+func reachOf(th themeResult, expect []corpus.VerseID, n int) ThemeReach {
+	holds := func(teaching []Routed) bool {
+		for _, r := range teaching[:min(n, len(teaching))] {
+			if slices.Contains(expect, r.Verse) {
+				return true
+			}
+		}
+		return false
+	}
+	var out ThemeReach
+	for i, p := range th.pool {
+		if holds(p) {
+			out.Best = true
+			out.Chosen = out.Chosen || i == th.chosen
+		}
+	}
+	return out
 }

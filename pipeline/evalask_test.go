@@ -109,3 +109,37 @@ func TestEvaluateAskExtractive(t *testing.T) {
 		t.Errorf("%d fallbacks from the extractive generator", rep.Fallbacks)
 	}
 }
+
+// TestThemeReach: the ask evaluation says how near the theme path came.
+// A pastoral question is answered from a theme whose first verses hold
+// the expected one; asked of a verse no theme it reaches cites first, it
+// took the theme path all the same but no theme holds it; a question
+// naming a person takes no theme path.
+func TestThemeReach(t *testing.T) {
+	t.Parallel()
+	a := setup(t).answerer(nil)
+	cases, err := pipeline.ReadAskCases(strings.NewReader(`{"question": "How do I resist temptation?", "kind": "practical", "expect": ["1 Corinthians 10:13"]}
+{"question": "How do I resist temptation?", "kind": "doctrine", "expect": ["Genesis 5:27"]}
+{"question": "Who was Ruth?", "kind": "person", "expect": ["Ruth 1:4"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pipeline.EvaluateAsk(context.Background(), a, cases, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][4]int{ // themed, theme holds, best theme holds, ceiling hits
+		"practical": {1, 1, 1, 1},
+		"doctrine":  {1, 0, 0, 0},
+		"person":    {0, 0, 0, 1},
+	}
+	for _, k := range rep.Kinds {
+		got := [4]int{k.Themed, k.ThemeHolds, k.BestHolds, int(k.Ceiling * float64(k.Cases))}
+		if got != want[k.Kind] {
+			t.Errorf("%s: themed, theme holds, best theme holds, ceiling hits = %v, want %v", k.Kind, got, want[k.Kind])
+		}
+	}
+	if len(rep.Kinds) != len(want) {
+		t.Errorf("%d kinds, want %d", len(rep.Kinds), len(want))
+	}
+}

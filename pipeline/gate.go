@@ -122,6 +122,18 @@ type themeTeacher interface {
 // set, the same of the themes the word vectors bridge the question to
 // (bridge.go). ok is false when there is none.
 func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (best themeCandidate, ok bool) {
+	pool, i := a.weighThemes(question, routes, bridged, false)
+	if i < 0 {
+		return themeCandidate{}, false
+	}
+	return pool[i], true
+}
+
+// weighThemes returns the themes chooseTheme weighs, each with its routes
+// and likeness, and the index of its choice among them (-1: none). wide
+// adds the bridged themes also when the router's can answer, never
+// chosen: the pool a better choice could take from (ThemeReach).
+func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide bool) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
 	seen := map[string]bool{}
@@ -142,7 +154,8 @@ func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (
 		}
 	}
 	lk, _ := a.r.Dense.(likeness)
-	consider := func(cands []themeCandidate) {
+	best = -1
+	consider := func(cands []themeCandidate, eligible bool) {
 		for _, c := range cands {
 			if a.r.namesEntity(c.topic) {
 				continue
@@ -172,13 +185,14 @@ func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (
 				}
 				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 			}
-			if !ok || c.score+c.likeness > best.score+best.likeness {
-				best, ok = c, true
+			pool = append(pool, c)
+			if eligible && (best < 0 || c.score+c.likeness > pool[best].score+pool[best].likeness) {
+				best = len(pool) - 1
 			}
 		}
 	}
-	consider(cands)
-	if !ok && bridged && lk != nil && a.r.bridge != nil {
+	consider(cands, true)
+	if (best < 0 || wide) && bridged && lk != nil && a.r.bridge != nil {
 		// No theme the router named can answer: the themes the question's
 		// words are near in the word vectors (bridge.go), at their CSLS
 		// score, capped like a route's. Weighed only now: beside the
@@ -189,9 +203,9 @@ func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (
 				near = append(near, themeCandidate{topic: b.title, score: min(b.score, 1)})
 			}
 		}
-		consider(near)
+		consider(near, best < 0)
 	}
-	return best, ok
+	return pool, best
 }
 
 // meanBest is the mean of the n largest of xs (of all, when fewer).

@@ -63,8 +63,15 @@ overall and by kind (person, event, doctrine, teaching, practical), the share
 of decline questions declined, the share of answers grounded (every
 reference a retrieved verse with the database's text, every sentence naming
 a cited reference; must be 100%), and the share with at least one sentence
-of their own (no quotation, four words or more besides references). The
-generator is the configured one (SELAH_GENERATOR).`,
+of their own (no quotation, four words or more besides references). By
+kind it also says how near the theme path came: how many answerable
+questions weighed a Nave's theme ("themed"), how many were answered from
+a theme whose first max-references verses of teaching hold an expected
+verse ("theme holds"), how many reach such a theme among all they weigh,
+chosen or not ("best theme holds"), and the hit rate had each of those
+been answered from it ("ceiling": what a better choice among the themes
+the sources reach could give, and no more). The generator is the
+configured one (SELAH_GENERATOR).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
