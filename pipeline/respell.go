@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"maps"
 	"strings"
 	"unicode"
 
@@ -38,18 +39,34 @@ func respellDistance(n int) int {
 // speller respells query words as the KJV names nearest to them.
 type speller struct {
 	known map[string]bool // every word of the KJV and the WEB, lower case
-	names map[string]int  // names with the number of verses naming each
+	// names are the KJV's names with the number of verses naming each,
+	// in the KJV and in the WEB together: of two names equally near a
+	// misspelling, the one the modern wording keeps too is the one people
+	// hear ("ezekial" is Ezekiel, not Ezekias, Matthew's Greek form of
+	// Hezekiah, which the WEB writes Hezekiah).
+	names map[string]int
 	// byLen lists the names by their length in letters, for the search
 	// of those within reach of a word.
 	byLen map[int][]string
 }
 
 func newSpeller(kjv, web []string, names map[string]int) *speller {
-	s := &speller{known: map[string]bool{}, names: names, byLen: map[int][]string{}}
+	s := &speller{known: map[string]bool{}, names: maps.Clone(names), byLen: map[int][]string{}}
 	for _, texts := range [][]string{kjv, web} {
 		for _, t := range texts {
 			for _, w := range letterRuns(t) {
 				s.known[strings.ToLower(w)] = true
+			}
+		}
+	}
+	for _, t := range web {
+		seen := map[string]bool{}
+		for _, w := range letterRuns(t) {
+			if w = strings.ToLower(w); !seen[w] {
+				seen[w] = true
+				if _, ok := s.names[w]; ok {
+					s.names[w]++
+				}
 			}
 		}
 	}
