@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"maps"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -52,21 +53,19 @@ type speller struct {
 
 func newSpeller(kjv, web []string, names map[string]int) *speller {
 	s := &speller{known: map[string]bool{}, names: maps.Clone(names), byLen: map[int][]string{}}
-	for _, texts := range [][]string{kjv, web} {
-		for _, t := range texts {
-			for _, w := range letterRuns(t) {
-				s.known[strings.ToLower(w)] = true
-			}
+	for _, t := range kjv {
+		for _, w := range letterRuns(t) {
+			s.known[strings.ToLower(w)] = true
 		}
 	}
 	for _, t := range web {
-		seen := map[string]bool{}
+		var named []string // the names this verse counts for, once each
 		for _, w := range letterRuns(t) {
-			if w = strings.ToLower(w); !seen[w] {
-				seen[w] = true
-				if _, ok := s.names[w]; ok {
-					s.names[w]++
-				}
+			w = strings.ToLower(w)
+			s.known[w] = true
+			if _, ok := names[w]; ok && !slices.Contains(named, w) {
+				named = append(named, w)
+				s.names[w]++
 			}
 		}
 	}
