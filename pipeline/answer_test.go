@@ -234,10 +234,7 @@ func TestEvidence(t *testing.T) {
 func TestAnswerAskedPart(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ans, err := b.answerer(nil).Answer(t.Context(), "I work two jobs and still can't pay the bills. What does the Bible say about worry?", 3, pipeline.AnswerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := b.ask(t, "I work two jobs and still can't pay the bills. What does the Bible say about worry?")
 	checkGrounded(t, b.st, ans, 3)
 	care := storetest.Verses(t, "Matthew 6:25-34", "Philippians 4:6-7", "1 Peter 5:7", "Luke 12:22-26")
 	if !citesAny(ans, care) {
@@ -256,10 +253,7 @@ func TestAnswerParable(t *testing.T) {
 		"Could you explain the parable of the Good Samaritan?": "Luke 10:30-37",
 		"the parable of the ten virgins, what does it mean":    "Matthew 25:1-13",
 	} {
-		ans, err := b.answerer(nil).Answer(t.Context(), q, 3, pipeline.AnswerOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ans := b.ask(t, q)
 		checkGrounded(t, b.st, ans, 3)
 		if !citesAny(ans, storetest.Verses(t, want)) {
 			t.Errorf("%q cites none of %s: %+v", q, want, ans.References)
@@ -280,10 +274,7 @@ func TestAnswerParable(t *testing.T) {
 func TestAnswerLongHistory(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ans, err := b.answerer(nil).Answer(t.Context(), "What happened after Jesus was baptized?", 3, pipeline.AnswerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := b.ask(t, "What happened after Jesus was baptized?")
 	checkGrounded(t, b.st, ans, 3)
 	if strings.Contains(ans.Text, "Jesus was Adam") {
 		t.Errorf("told a name's first entry as the answer: %q", ans.Text)
@@ -291,6 +282,17 @@ func TestAnswerLongHistory(t *testing.T) {
 	if !citesAny(ans, storetest.Verses(t, "Matthew 3:13-17", "Mark 1:9-11", "Luke 3:21-22", "John 1:32-34")) {
 		t.Errorf("cites no telling of his baptism: %+v", ans.References)
 	}
+}
+
+// ask is the offline answer to q with three references; an error fails
+// the test.
+func (b bundle) ask(t *testing.T, q string) pipeline.Answer {
+	t.Helper()
+	ans, err := b.answerer(nil).Answer(t.Context(), q, 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ans
 }
 
 // citesAny reports whether the answer cites any of the verses.

@@ -389,10 +389,7 @@ func TestComposerListingFollowsLead(t *testing.T) {
 func TestHubNeedsEvidence(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ans, err := b.answerer(nil).Answer(t.Context(), "what does the parable of the lost sheep teach", 3, pipeline.AnswerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := b.ask(t, "what does the parable of the lost sheep teach")
 	if strings.Contains(ans.Text, "mourn") {
 		t.Errorf("lost sheep: %q, want no hub on grief", ans.Text)
 	}
