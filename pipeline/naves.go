@@ -214,14 +214,23 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 	// The words of every name, to tell whether an inverted title's head
 	// ("PILATE" of "PILATE, PONTIUS") is a topic of its own.
 	nameKeys := map[string]bool{}
+	// How many titles give each alternative in parentheses: one that
+	// several give qualifies them rather than naming one. "DEAD (PEOPLE)"
+	// and "WICKED (PEOPLE)" say which sense of the adjective is meant, and
+	// read as names they routed every question about people to the dead.
+	alternatives := map[string]int{}
 	for _, t := range topics {
-		for _, n := range titleNames(t.Title) {
+		for i, n := range titleNames(t.Title) {
 			nameKeys[r.nameKey(n)] = true
+			if i > 0 {
+				alternatives[r.nameKey(n)]++
+			}
 		}
 	}
 	for ti, t := range topics {
 		rt := routeTopic{title: t.Title, first: int32(len(r.entries))}
-		names := titleNames(t.Title)
+		names := slices.DeleteFunc(titleNames(t.Title)[1:], func(n string) bool { return alternatives[r.nameKey(n)] > 1 })
+		names = append([]string{titleNames(t.Title)[0]}, names...)
 		// An inverted title names its topic by its head alone too, when
 		// no topic has the head for a name: "PILATE, PONTIUS" is also
 		// PILATE, but "AGE, OLD" is not AGE.

@@ -109,6 +109,31 @@ func TestNaveRouterNoTopic(t *testing.T) {
 	}
 }
 
+// TestNaveRouterAlternatives: an alternative in a title's parentheses
+// names its topic ("LEAVEN (YEAST)"), unless several titles give it, where
+// it qualifies them: "(PEOPLE)" of DEAD and WICKED is no name of either.
+func TestNaveRouterAlternatives(t *testing.T) {
+	t.Parallel()
+	router := setup(t).router(t)
+	got, err := router.Route(context.Background(), "yeast", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Topic != "LEAVEN (YEAST)" || got[0].Score < 0.99 {
+		t.Errorf("yeast routed to %v", describe(got))
+	}
+	got, err = router.Route(context.Background(), "How should I treat other people?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got {
+		if strings.HasSuffix(r.Topic, "(PEOPLE)") {
+			t.Errorf("people named %s: %v", r.Topic, describe(got))
+			break
+		}
+	}
+}
+
 func describe(rs []pipeline.Routed) string {
 	var b strings.Builder
 	for _, r := range rs {
