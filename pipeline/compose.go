@@ -706,9 +706,17 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clauseTopic, text: possessive(subject) + " " + rest}, true
 	case g.verbBase(first) != "" && lw(1) != "of":
 		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), g.inPast(rest))}, true
-	case g.isPast(first) && !g.isNoun(first):
+	case g != nil && presentTense[first] != "":
+		// DOVE's "Are timid", JONAH's "Is a sign".
+		return clause{kind: clausePredicate, text: joinWords(presentTense[first], g.inPast(rest))}, true
+	case g.isPast(first) && (!g.isNoun(first) || g.pastForms[first] && (len(words) == 1 || !startsUpper(words[1]))):
 		// "Born in Bethlehem", "Forbidden to be used as a title": a
-		// participle says what was done to the subject.
+		// participle says what was done to the subject. A regular "-ed"
+		// word that is a noun is one ("Hatred often concealed by", "Red
+		// Sea divided"); an irregular past form is the verb, whatever rare
+		// noun it spells too: "Sent by God to warn the city of Nineveh"
+		// (a "sent" is Estonian money), "Found in rocks", "Given to Jesus";
+		// but not before a name, which it may begin ("Red Sea divided").
 		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] ||
 			prepositions[lw(1)] && g.objectOnly(first) {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true

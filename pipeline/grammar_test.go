@@ -34,6 +34,17 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Jacob", "Returned to Canaan", "returned to Canaan"},
 		// A noun after "and" stays.
 		{"Aaron", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
+		// An irregular past form is the verb though WordNet has a noun of
+		// its spelling ("sent", Estonian money), unless a name follows;
+		// a regular one that is a noun is the noun.
+		{"Jonah", "Sent by God to warn the city of Nineveh", "was sent by God to warn the city of Nineveh"},
+		{"Rebekah", "Given by Bethuel to be Isaac's wife", "was given by Bethuel to be Isaac's wife"},
+		{"Miracles", "Red Sea divided", "the Red Sea divided"},
+		{"Hatred", "Hatred often concealed by", "the hatred often concealed by Hatred"},
+		// Be and have in the present are said in the past.
+		{"Doves", "Are timid", "were timid"},
+		{"Jonah", "Is a sign", "was a sign"},
+		{"Solomon", "Has seven hundred wives", "had seven hundred wives"},
 	} {
 		cl, ok := c.phraseClause(tt.subject, tt.entry)
 		if !ok || cl.text != tt.want {

@@ -41,7 +41,7 @@ func newGrammar(wn *wordnet.WordNet) *grammar {
 		// (which ends in n or ne: taken, given, gone, done), is wanted.
 		// verb.exc also lists present participles ("running run"): not
 		// past forms.
-		if len(bases) != 1 || strings.Contains(form, "_") || strings.HasSuffix(form, "ing") {
+		if len(bases) != 1 || strings.Contains(form, "_") || strings.HasSuffix(form, "ing") || presentTense[form] != "" {
 			return
 		}
 		g.pastForms[form] = true
@@ -58,6 +58,12 @@ func newGrammar(wn *wordnet.WordNet) *grammar {
 	}
 	return g
 }
+
+// presentTense are the present forms verb.exc lists beside the past ones
+// (be and have are English's only irregular present tenses), each with its
+// past: "Are timid" says of doves that they were timid, and "is" is no past
+// form.
+var presentTense = map[string]string{"am": "was", "is": "was", "are": "were", "has": "had"}
 
 // participle reports whether an irregular form looks like a past
 // participle rather than a past tense: "taken", "gone", not "took", "went".
