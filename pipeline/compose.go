@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/wordnet"
 )
 
 // Composer is the offline generator, the default and the fallback of every
@@ -626,6 +627,7 @@ var (
 		"after": true, "unto": true, "over": true, "among": true, "about": true, "through": true,
 	}
 	conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true, "as": true}
+	relatives    = map[string]bool{"who": true, "whom": true, "whose": true, "which": true, "where": true, "when": true, "that": true}
 )
 
 // parablesHeading is the section under which Nave's lists a person's
@@ -669,6 +671,15 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	if prepositions[strings.ToLower(words[len(words)-1])] {
 		words = append(words, subject)
 	}
+	// "Justice of, illustrated in his judgment of the two prostitutes":
+	// the subject is what the preposition before the comma leaves out.
+	for i := 0; i < len(words)-1; i++ {
+		if w, ok := strings.CutSuffix(words[i], ","); ok && prepositions[strings.ToLower(w)] {
+			words = slices.Insert(words, i+1, subject+",")
+			words[i] = w
+			break
+		}
+	}
 	lw := func(i int) string {
 		if i >= len(words) {
 			return ""
@@ -697,6 +708,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case articles[first]:
 		if person(1, 4) {
 			return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+		}
+		if !c.nounPhrase(words[1:]) {
+			return clause{}, false
 		}
 		return clause{kind: clauseTopic, text: c.lowerFirst(words)}, true
 	case possessives[first]:
@@ -731,6 +745,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
+	if !c.nounPhrase(words) {
+		return clause{}, false
+	}
 	if n := strings.TrimRight(first, "s"); strings.HasSuffix(n, "'") || strings.HasSuffix(n, "’") {
 		// "God's Dwelling Place": the possessive is its article.
 		return clause{kind: clauseTopic, text: strings.Join(words, " ")}, true
@@ -740,6 +757,39 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clauseTopic, text: "the " + strings.Join(words, " ")}, true
 	}
 	return clause{kind: clauseTopic, text: "the " + c.lowerFirst(words)}, true
+}
+
+// nounPhrase reports whether words, what is left of a phrase no rule above
+// read as a predicate, can follow "Scripture tells of the": not a
+// sentence ("One day is like one-thousand years", "Twelve apostles return;
+// he goes to the desert"), not opening with a function word or an adverb
+// ("Should always accompany prayer", "Our common enemy", "Probably
+// identical with Jesse", "Derisively challenges the priests of Baal") or a
+// cross-reference ("See also"), and with no preposition left hanging
+// ("Conspiracy against, cast into the lions' den", "Children of the").
+func (c *composition) nounPhrase(words []string) bool {
+	if len(words) == 0 || c.gram == nil {
+		return len(words) > 0
+	}
+	lower := func(w string) string { return strings.ToLower(strings.Trim(w, ",;:.")) }
+	first := lower(words[0])
+	if isStop(first) && !c.gram.wn.Has(first, wordnet.Adj) && !c.gram.isNoun(first) || first == "see" || c.gram.isAdverb(first) {
+		return false
+	}
+	relative := false
+	for i, w := range words {
+		l := lower(w)
+		// A verb after a relative word is its clause's: "A station where
+		// the Israelites were miraculously fed with quails".
+		relative = relative || relatives[l]
+		switch {
+		case strings.ContainsRune(w, ';'), !relative && (presentTense[l] != "" || l == "was" || l == "were"):
+			return false
+		case (prepositions[l] || articles[l]) && (strings.HasSuffix(w, ",") || i == len(words)-1):
+			return false
+		}
+	}
+	return true
 }
 
 // actedByParent reports whether a sub-entry's phrase says something of

@@ -147,3 +147,35 @@ func TestFactSpanNavesOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestPhraseClauseNounPhrase: what "Scripture tells of" must be a noun
+// phrase. A sentence, a phrase opening with a function word or an adverb,
+// or one whose preposition is left hanging says nothing of the subject in
+// that frame and is left out; a preposition before a comma takes the
+// subject ("Call of, by an angel"), and a relative clause's verb is no
+// sentence's.
+func TestPhraseClauseNounPhrase(t *testing.T) {
+	t.Parallel()
+	c := newComposition(Question{})
+	if c.gram == nil {
+		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
+	}
+	for _, tt := range []struct{ subject, entry, want string }{
+		{"Prayer", "Should always accompany praise", ""},
+		{"Satan", "Our common enemy", ""},
+		{"Time", "One day is like one-thousand years", ""},
+		{"Elijah", "Derisively challenges the priests of Baal to offer sacrifices", ""},
+		{"Jesus", "Twelve apostles return; he goes to the desert", ""},
+		{"Jesse", "Probably identical with JESSE", ""},
+		{"Birthright", "Birthright of the", ""},
+		{"Daniel", "Conspiracy against, cast into the lions' den", "the conspiracy against Daniel, cast into the lions' den"},
+		{"Gideon", "Call of, by an angel", "the call of Gideon, by an angel"},
+		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},
+		{"Tabernacle", "Most Holy Place", "the Most Holy Place"},
+	} {
+		cl, ok := c.phraseClause(tt.subject, tt.entry)
+		if got := cl.text; ok != (tt.want != "") || ok && got != tt.want {
+			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, got, ok, tt.want)
+		}
+	}
+}
