@@ -196,6 +196,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if len(routed) > 0 && !a.r.namesEntity(routed[0].Topic) {
 		themed, routed = routed, nil
 	}
+	// A theme's entry naming whom the question names is the instance it
+	// asks about; its phrase is said of the theme ("Jesus crucified on"
+	// of CROSS), not of a subject the composer can name, so it gives
+	// verses and no sentences.
+	instance := false
+	if inst := a.instance(query, themed); inst != nil {
+		routed, themed, instance = inst, nil, true
+	}
 	entity := len(routed) > 0
 	if entity && !routed[0].Echo && routed[0].Score < wholeName && tiedEntries(routed) > maxTiedEntries {
 		// The question names a person of a long history and asks of it
@@ -278,7 +286,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// one thing of its subject ("Whom did she marry?"): its answer is the
 	// verses focused on it (followup.go), not the subject's entries again.
 	var fs []Fact
-	if namesTopic(routed) && fu.Subject == "" {
+	if namesTopic(routed) && fu.Subject == "" && !instance {
 		fs = facts(routed, rv)
 	}
 	var themeFacts []Fact

@@ -325,3 +325,43 @@ func (a *Answerer) listings(cands []Candidate, rv *relevance, theme string) []Fa
 	slices.SortStableFunc(out, func(x, y Fact) int { return cmp.Compare(y.Score, x.Score) })
 	return out
 }
+
+// storyWords open a question that asks what happened, to whom, where.
+var storyWords = map[string]bool{"who": true, "whom": true, "whose": true, "how": true, "when": true, "where": true, "what": true, "which": true}
+
+// instance returns the routes of the theme entry that names a person or
+// place the question names ("How did Moses die?": DEATH's "SCENES OF —
+// DEATH OF MOSES"; "Who betrayed Jesus?": BETRAYAL's "Of Jesus"): the
+// question asks of that instance, not of the theme at large. Nil when the
+// best route is no such entry.
+func (a *Answerer) instance(query string, themed []Routed) []Routed {
+	if !namesTopic(themed) || themed[0].Key || themed[0].Entry == "" {
+		return nil
+	}
+	// "Why did Jesus have to die?" and "Does the Bible say Jesus is God?"
+	// ask for teaching, not for the story.
+	if ws := questionWords(askedSentences(query)); len(ws) == 0 || !storyWords[ws[0]] {
+		return nil
+	}
+	entry := map[string]bool{}
+	for _, w := range questionWords(themed[0].Entry) {
+		entry[w] = true
+	}
+	named := false
+	for _, w := range questionWords(query) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		if a.r.proper[w] > 0 && entry[w] {
+			named = true
+		}
+	}
+	if !named {
+		return nil
+	}
+	var out []Routed
+	for _, r := range themed {
+		if r.Topic == themed[0].Topic && r.Entry == themed[0].Entry {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -284,6 +284,24 @@ func TestAnswerLongHistory(t *testing.T) {
 	}
 }
 
+// TestAnswerInstance: a theme's entry naming whom the question names is the
+// instance asked about ("Who betrayed Jesus?": BETRAYAL's "Of Jesus"), not
+// the theme's teaching; a question asking why keeps the teaching.
+func TestAnswerInstance(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans := b.ask(t, "Who betrayed Jesus?")
+	checkGrounded(t, b.st, ans, 3)
+	if !citesAny(ans, storetest.Verses(t, "Matthew 26:14-16", "Matthew 26:47-49", "Mark 14:10-11", "Luke 22:47-48", "John 18:2-5")) {
+		t.Errorf("cites no telling of the betrayal: %+v", ans.References)
+	}
+	ans = b.ask(t, "How did Moses die?")
+	checkGrounded(t, b.st, ans, 3)
+	if !citesAny(ans, storetest.Verses(t, "Deuteronomy 31:14", "Deuteronomy 32:48-52", "Deuteronomy 34:1-8")) {
+		t.Errorf("cites nothing of Moses' death: %+v", ans.References)
+	}
+}
+
 // ask is the offline answer to q with three references; an error fails
 // the test.
 func (b bundle) ask(t *testing.T, q string) pipeline.Answer {
