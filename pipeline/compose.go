@@ -745,6 +745,11 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
+	if g.wn.Has(first, wordnet.Adj) && !isStop(first) && !strings.HasSuffix(first, "ing") && prepositions[lw(1)] && lw(1) != "of" {
+		// MARY MAGDALENE's "Present at the crucifixion", "Faithful to
+		// her": an adjective with its complement says what the subject was.
+		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+	}
 	if !c.nounPhrase(words) {
 		return clause{}, false
 	}

@@ -41,6 +41,9 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Rebekah", "Given by Bethuel to be Isaac's wife", "was given by Bethuel to be Isaac's wife"},
 		{"Miracles", "Red Sea divided", "the Red Sea divided"},
 		{"Hatred", "Hatred often concealed by", "the hatred often concealed by Hatred"},
+		// An adjective with its complement says what the subject was.
+		{"Mary", "Present at the crucifixion", "was present at the crucifixion"},
+		{"Amalekites", "Defeated by Gideon", "was defeated by Gideon"},
 		// Be and have in the present are said in the past.
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
