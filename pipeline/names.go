@@ -157,6 +157,12 @@ var determiners = map[string]bool{
 	"some": true, "another": true,
 }
 
+// isPossessive reports whether a lower-cased word is a possessive, which
+// determines a noun as "my" does: "What was Paul's job?" asks of his work.
+func isPossessive(w string) bool {
+	return len(w) > 2 && (strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s"))
+}
+
 // commonSplit is a query's white-space separated fields, split into the
 // words it uses as common words (lower case, right after a determiner,
 // and common says so) and the fields it keeps.
@@ -172,7 +178,7 @@ func splitCommon(query string, common func(word string) bool) commonSplit {
 	prev := ""
 	for _, f := range strings.Fields(query) {
 		w := strings.TrimFunc(f, func(c rune) bool { return !unicode.IsLetter(c) })
-		if w != "" && determiners[prev] && w == strings.ToLower(w) && common(w) {
+		if w != "" && (determiners[prev] || isPossessive(prev)) && w == strings.ToLower(w) && common(w) {
 			out.common = append(out.common, w)
 			prev = ""
 			continue

@@ -641,14 +641,14 @@ func TestSearchNumerals(t *testing.T) {
 
 // TestCommonWordNotName: a word the KJV writes only as a name ("Job") but
 // modern English uses first as a common word is that word when a question
-// gives it a determiner ("your job", "a job"): the router names no topic
+// gives it a determiner ("your job", "a job", "Paul's job"): the router names no topic
 // by it and the search finds no verse for the name alone. Asked about as
 // a name it is still the name.
 func TestCommonWordNotName(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	const job = 18 // the book of Job
-	for _, q := range []string{"whatever your job is, give it your all", "if someone refuses to get a job they shouldn't get fed", "I lost my job"} {
+	for _, q := range []string{"whatever your job is, give it your all", "if someone refuses to get a job they shouldn't get fed", "I lost my job", "What was Paul's job?"} {
 		res, err := b.r.Search(b.ctx, q, 10)
 		if err != nil {
 			t.Fatal(err)
