@@ -537,6 +537,7 @@ func (c *composition) quoteSummary() string {
 const (
 	clausePredicate = iota // "was king of Salem", "married Boaz": follows the subject
 	clauseTopic            // "the institution of Pentecost": Scripture tells of it
+	clauseSentence         // "David killed Goliath with a sling": a subject of its own
 )
 
 // clause is one Nave's phrase made into part of a sentence.
@@ -605,6 +606,12 @@ func joinClauses(subject string, plural bool, clauses []clause) []string {
 		}
 		out = append(out, lead+" "+joinAnd(parts)+".")
 	}
+	// A phrase with a subject of its own is a sentence of its own.
+	for _, cl := range clauses {
+		if cl.kind == clauseSentence {
+			out = append(out, cl.text+" ("+cl.ref+").")
+		}
+	}
 	return out
 }
 
@@ -668,8 +675,11 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	if len(words) == 0 || c.namesInstance(words) {
 		return clause{}, false
 	}
-	if prepositions[strings.ToLower(words[len(words)-1])] {
+	if last := strings.ToLower(words[len(words)-1]); prepositions[last] {
 		words = append(words, subject)
+	} else if prev := strings.ToLower(words[max(len(words)-2, 0)]); articles[last] && prepositions[prev] && prev != "of" {
+		// SLING's "David kills Goliath with a": the subject is a thing.
+		words = append(words, strings.ToLower(subject))
 	}
 	// "Justice of, illustrated in his judgment of the two prostitutes":
 	// the subject is what the preposition before the comma leaves out.
@@ -742,6 +752,17 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case first == "not" && len(words) > 1:
 		// MILLSTONE's "Not to be taken as a pledge".
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
+	case g.properName(words[0]) && g.verbBase(lw(1)) != "":
+		// GOLIATH's "David kills Goliath with a" (sling): the phrase has
+		// its own subject, a name, and its verb follows.
+		return clause{kind: clauseSentence, text: joinWords(words[0], joinWords(g.pastTense(g.verbBase(lw(1))), g.inPast(strings.Join(words[2:], " "))))}, true
+	case g.properName(words[0]) && len(words) > 2 && (g.participles[lw(1)] || g.regularBase(lw(1)) != "" && lw(2) == "by"):
+		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God).
+		be := "was "
+		if g.plural(words[0]) {
+			be = "were "
+		}
+		return clause{kind: clauseSentence, text: joinWords(words[0], be+strings.Join(words[1:], " "))}, true
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
@@ -778,7 +799,7 @@ func (c *composition) nounPhrase(words []string) bool {
 	}
 	lower := func(w string) string { return strings.ToLower(strings.Trim(w, ",;:.")) }
 	first := lower(words[0])
-	if isStop(first) && !c.gram.wn.Has(first, wordnet.Adj) && !c.gram.isNoun(first) || first == "see" || c.gram.isAdverb(first) {
+	if isStop(first) && !c.gram.wn.Has(first, wordnet.Adj) || first == "see" || c.gram.isAdverb(first) {
 		return false
 	}
 	relative := false

@@ -44,6 +44,9 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// An adjective with its complement says what the subject was.
 		{"Mary", "Present at the crucifixion", "was present at the crucifixion"},
 		{"Amalekites", "Defeated by Gideon", "was defeated by Gideon"},
+		// A name with its verb is a sentence with a subject of its own.
+		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
+		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
 		// Be and have in the present are said in the past.
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
@@ -171,6 +174,7 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Jesus", "Twelve apostles return; he goes to the desert", ""},
 		{"Jesse", "Probably identical with JESSE", ""},
 		{"Birthright", "Birthright of the", ""},
+		{"Elijah", "He mocks the priests of Baal", ""},
 		{"Daniel", "Conspiracy against, cast into the lions' den", "the conspiracy against Daniel, cast into the lions' den"},
 		{"Gideon", "Call of, by an angel", "the call of Gideon, by an angel"},
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},

@@ -152,6 +152,33 @@ func (g *grammar) isPerson(w string) bool {
 	return false
 }
 
+// properName reports whether a capitalized word is a name: WordNet writes
+// its commonest sense capitalized ("David", "God"), or does not know it at
+// all (most of the Bible's names: "Abner", "Ahithophel"). Pronouns,
+// possessives and words before a comma are none.
+func (g *grammar) properName(w string) bool {
+	if g == nil || !startsUpper(w) || strings.ToUpper(w) == w && len(w) > 1 ||
+		strings.ContainsAny(w, ",;:'’") || isStop(strings.ToLower(w)) {
+		return false
+	}
+	lemmas := g.wn.Lookup(w)
+	if len(lemmas) == 0 {
+		return true
+	}
+	// Its commonest sense is a name: "David", "God", not "Fish".
+	for _, l := range lemmas {
+		if len(l.Senses) == 0 {
+			continue
+		}
+		for _, sw := range l.Senses[0].Words {
+			if strings.EqualFold(sw, l.Lemma) {
+				return sw != strings.ToLower(sw)
+			}
+		}
+	}
+	return false
+}
+
 // pastTense is the past tense of a verb's base form: WordNet's irregular
 // form when it lists one, else the regular spelling rules.
 func (g *grammar) pastTense(base string) string {
