@@ -763,6 +763,10 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 			be = "were "
 		}
 		return clause{kind: clauseSentence, text: joinWords(words[0], be+strings.Join(words[1:], " "))}, true
+	case person(0, 1) && g.verbBase(lw(1)) != "":
+		// GIDEON's "Angel attests the call to, by miracle": someone else
+		// acts, and the subject is no actor of the phrase.
+		return clause{}, false
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
@@ -875,6 +879,10 @@ func phraseWords(entry string) []string {
 		}
 	}
 	entry, _, _ = strings.Cut(entry, " -")
+	// " ; with" (and runs of " ;") close a phrase with Nave's pointers to
+	// compare other passages; a semicolon of the phrase's own has no space
+	// before it.
+	entry, _, _ = strings.Cut(entry, " ;")
 	// Nave's quotes the KJV's wording in places ("cities of the plain,");
 	// the composer's quotations are its own, checked against the verses.
 	entry = strings.NewReplacer(`"`, "", "“", "", "”", "").Replace(entry)

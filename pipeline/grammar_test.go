@@ -47,6 +47,9 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// A name with its verb is a sentence with a subject of its own.
 		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
 		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
+		{"Jesus", "Dines with Simon", "dined with Simon"},
+		{"Jesus", "Washes the disciples' feet", "washed the disciples' feet"},
+		{"Solomon", "Has seven-hundred wives and three-hundred concubines ; with", "had seven-hundred wives and three-hundred concubines"},
 		// Be and have in the present are said in the past.
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
@@ -175,6 +178,7 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Jesse", "Probably identical with JESSE", ""},
 		{"Birthright", "Birthright of the", ""},
 		{"Elijah", "He mocks the priests of Baal", ""},
+		{"Gideon", "Angel attests the call to, by miracle", ""},
 		{"Daniel", "Conspiracy against, cast into the lions' den", "the conspiracy against Daniel, cast into the lions' den"},
 		{"Gideon", "Call of, by an angel", "the call of Gideon, by an angel"},
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},

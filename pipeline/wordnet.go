@@ -209,7 +209,9 @@ func (g *grammar) verbBase(w string) string {
 	if g == nil || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || len(w) < 3 {
 		return ""
 	}
-	for _, c := range []string{strings.TrimSuffix(w, "ies") + "y", strings.TrimSuffix(w, "es"), strings.TrimSuffix(w, "s")} {
+	// "-s" before "-es": "dines" is "dine", not "din"; "washes" has no
+	// "washe" and is "wash".
+	for _, c := range []string{strings.TrimSuffix(w, "ies") + "y", strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es")} {
 		if c != w && c != "" && g.isVerb(c) {
 			return c
 		}
