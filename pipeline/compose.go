@@ -741,11 +741,14 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// noun it spells too: "Sent by God to warn the city of Nineveh"
 		// (a "sent" is Estonian money), "Found in rocks", "Given to Jesus";
 		// but not before a name, which it may begin ("Red Sea divided").
+		// "Plotted against by the chief priests", "Cared for by divine
+		// providence": a preposition then "by" is a prepositional verb's
+		// passive.
 		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] ||
-			prepositions[lw(1)] && g.objectOnly(first) {
-			return clause{kind: clausePredicate, text: "was " + joinWords(first, rest)}, true
+			prepositions[lw(1)] && (g.objectOnly(first) || lw(2) == "by") {
+			return clause{kind: clausePredicate, text: "was " + joinWords(first, g.inPast(rest))}, true
 		}
-		return clause{kind: clausePredicate, text: joinWords(first, rest)}, true
+		return clause{kind: clausePredicate, text: joinWords(first, g.inPast(rest))}, true
 	case g.isAdverb(first) && g.isPast(lw(1)) && !g.isNoun(lw(1)) && (lw(2) == "by" || len(words) > 2 && startsUpper(words[2])):
 		// "Also called Saul" → "was also called Saul".
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
@@ -1014,10 +1017,13 @@ func (g *grammar) inPast(rest string) string {
 		if w != strings.ToLower(w) || !clauseGoesOn[prev] {
 			continue
 		}
+		// After "and", "is" joins two things ("bread and is") unless a
+		// past form follows: "and is killed by David" goes on the story.
+		passive := i+1 < len(words) && g.isPast(strings.ToLower(words[i+1]))
 		switch {
-		case w == "is" && prev != "and":
+		case w == "is" && (prev != "and" || passive):
 			words[i] = "was"
-		case w == "are" && prev != "and":
+		case w == "are" && (prev != "and" || passive):
 			words[i] = "were"
 		default:
 			if base := g.verbBase(w); base != "" && !g.isNoun(base) && !g.isNoun(w) {

@@ -32,6 +32,8 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Daberath", "Assigned to the Levites", "was assigned to the Levites"},
 		{"Hunting", "Authorized in the Mosaic law", "was authorized in the Mosaic law"},
 		{"Jacob", "Returned to Canaan", "returned to Canaan"},
+		{"Lazarus", "Plotted against by the chief priests", "was plotted against by the chief priests"},
+		{"Goliath", "Defied armies of Israel and is killed by David", "defied armies of Israel and was killed by David"},
 		// A noun after "and" stays.
 		{"Aaron", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
 		// An irregular past form is the verb though WordNet has a noun of
