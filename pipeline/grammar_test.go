@@ -12,11 +12,7 @@ import (
 // participle after "was" (WordNet's verb.exc tells the two apart).
 func TestPhraseClauseVerbs(t *testing.T) {
 	t.Parallel()
-	c := newComposition(Question{})
-	if c.gram == nil {
-		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
-	}
-	for _, tt := range []struct{ subject, entry, want string }{
+	checkClauses(t, []clauseCase{
 		{"Jesus", "Born in Bethlehem", "was born in Bethlehem"},
 		{"Father", "Forbidden to be used as a title among the disciples", "was forbidden to be used as a title among the disciples"},
 		{"Ruth", "Goes to Bethlehem", "went to Bethlehem"},
@@ -56,12 +52,7 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
 		{"Solomon", "Has seven hundred wives", "had seven hundred wives"},
-	} {
-		cl, ok := c.phraseClause(tt.subject, tt.entry)
-		if !ok || cl.text != tt.want {
-			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, cl.text, ok, tt.want)
-		}
-	}
+	})
 }
 
 // TestPhraseClauseParentActs: a sub-entry whose one-word parent is a noun
@@ -69,11 +60,7 @@ func TestPhraseClauseVerbs(t *testing.T) {
 // topic, and is left out; a verb ("Called") still leads its child.
 func TestPhraseClauseParentActs(t *testing.T) {
 	t.Parallel()
-	c := newComposition(Question{})
-	if c.gram == nil {
-		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
-	}
-	for _, tt := range []struct{ subject, entry, want string }{
+	checkClauses(t, []clauseCase{
 		{"Miracles", "Paul — Heals a cripple", ""},
 		{"Jesus", "PROPHET — Reveals God", ""},
 		{"Jesus", "PROPHET — Foretold things to come", ""},
@@ -86,9 +73,24 @@ func TestPhraseClauseParentActs(t *testing.T) {
 		{"Judge", "9. Jephthah", ""},
 		// A possessive is its own article.
 		{"Heaven", "GOD'S DWELLING PLACE", "God's Dwelling Place"},
-	} {
+	})
+}
+
+// clauseCase is a Nave's phrase said of subject, and the clause wanted
+// ("": the phrase is left out).
+type clauseCase struct{ subject, entry, want string }
+
+// checkClauses checks each case's clause against a composition with
+// WordNet.
+func checkClauses(t *testing.T, cases []clauseCase) {
+	t.Helper()
+	c := newComposition(Question{})
+	if c.gram == nil {
+		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
+	}
+	for _, tt := range cases {
 		cl, ok := c.phraseClause(tt.subject, tt.entry)
-		if got := cl.text; ok != (tt.want != "") || got != tt.want {
+		if got := cl.text; ok != (tt.want != "") || ok && got != tt.want {
 			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, got, ok, tt.want)
 		}
 	}
@@ -167,11 +169,7 @@ func TestFactSpanNavesOwn(t *testing.T) {
 // sentence's.
 func TestPhraseClauseNounPhrase(t *testing.T) {
 	t.Parallel()
-	c := newComposition(Question{})
-	if c.gram == nil {
-		t.Fatal("no WordNet: deploy/setup.sh installs wordnet-base")
-	}
-	for _, tt := range []struct{ subject, entry, want string }{
+	checkClauses(t, []clauseCase{
 		{"Prayer", "Should always accompany praise", ""},
 		{"Satan", "Our common enemy", ""},
 		{"Time", "One day is like one-thousand years", ""},
@@ -185,10 +183,5 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Gideon", "Call of, by an angel", "the call of Gideon, by an angel"},
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},
 		{"Tabernacle", "Most Holy Place", "the Most Holy Place"},
-	} {
-		cl, ok := c.phraseClause(tt.subject, tt.entry)
-		if got := cl.text; ok != (tt.want != "") || ok && got != tt.want {
-			t.Errorf("%s, %q: %q (%v), want %q", tt.subject, tt.entry, got, ok, tt.want)
-		}
-	}
+	})
 }
