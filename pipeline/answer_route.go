@@ -347,14 +347,10 @@ func (a *Answerer) instance(query string, themed []Routed) []Routed {
 	for _, w := range questionWords(themed[0].Entry) {
 		entry[w] = true
 	}
-	named := false
-	for _, w := range questionWords(query) {
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		if a.r.proper[w] > 0 && entry[w] {
-			named = true
-		}
-	}
-	if !named {
+	if !slices.ContainsFunc(questionWords(query), func(w string) bool {
+		w = unpossessed(w)
+		return a.r.proper[w] > 0 && entry[w]
+	}) {
 		return nil
 	}
 	var out []Routed

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -115,13 +116,13 @@ func (r *Retriever) isName(lower string) bool { return r.names[lower] }
 // whatever else the question says. A possessive ("Saul's road") is its
 // name: questionWords keeps the apostrophe that contractions need.
 func (r *Retriever) namesProper(text string) bool {
-	for _, w := range questionWords(text) {
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		if r.proper[w] > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(questionWords(text), func(w string) bool { return r.proper[unpossessed(w)] > 0 })
+}
+
+// unpossessed is a question word without its possessive ending: "saul's"
+// and "moses'" are the names.
+func unpossessed(w string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 }
 
 // commonName reports whether a question that writes the lower-case word,

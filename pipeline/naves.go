@@ -229,8 +229,8 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 	}
 	for ti, t := range topics {
 		rt := routeTopic{title: t.Title, first: int32(len(r.entries))}
-		names := slices.DeleteFunc(titleNames(t.Title)[1:], func(n string) bool { return alternatives[r.nameKey(n)] > 1 })
-		names = append([]string{titleNames(t.Title)[0]}, names...)
+		names := titleNames(t.Title)
+		names = append(names[:1], slices.DeleteFunc(names[1:], func(n string) bool { return alternatives[r.nameKey(n)] > 1 })...)
 		// An inverted title names its topic by its head alone too, when
 		// no topic has the head for a name: "PILATE, PONTIUS" is also
 		// PILATE, but "AGE, OLD" is not AGE.
