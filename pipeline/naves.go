@@ -68,6 +68,13 @@ type NaveRouter struct {
 	// feast (whose entries tell a life or a history in order) rather
 	// than a theme; nil: every topic is a theme. See routeEntry.section.
 	Entity func(title string) bool
+	// Place reports whether a topic's title names a place (nil: none
+	// known): a who-question asks for a person (Route).
+	Place func(title string) bool
+	// Noun reports whether a lower-case word is a noun as written (nil:
+	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
+	// Jesus?" of another (objectNamed).
+	Noun func(word string) bool
 	// Common reports whether a lower-case word is, in modern English,
 	// first of all a common word ("job", "john", "ham") rather than the
 	// name a Nave's title gives it; nil: never. Such a word written in
@@ -154,6 +161,9 @@ const (
 	sectionTieBreak = 1e-6
 	keyTieBreak     = 2e-6
 	bearerTieBreak  = 1e-6
+	// whoTieBreak puts an entry answering who-question (Route: asksWho)
+	// before a named topic's entries that hold as much of the question.
+	whoTieBreak = 3e-6
 	// MinRouteScore: routes scoring below it are not returned.
 	MinRouteScore = 0.15
 )
@@ -651,6 +661,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	type named struct {
 		share   float64
 		covered float64 // idf mass of the query's words the name accounts for
+		terms   int     // the name's words
 	}
 	topics := map[int32]named{}
 	for n, m := range got {
@@ -660,7 +671,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			continue
 		}
 		if cur, ok := topics[nm.topic]; !ok || share > cur.share || share == cur.share && m > cur.covered {
-			topics[nm.topic] = named{share: share, covered: m}
+			topics[nm.topic] = named{share: share, covered: m, terms: len(nm.terms)}
 		}
 	}
 	var cands []routeCand
@@ -745,22 +756,72 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	type echoed struct {
 		mass  float64
 		terms int
+		// asked: the mass of the query's words that name none of the
+		// persons or places it names ("mother" of "Who was the mother of
+		// Jesus?"); entity: a word that does ("jesus").
+		asked  float64
+		entity bool
 	}
 	echo := map[int32]echoed{}
+	namesEntity := false
+	var entityTerms []int32
+	asked := 0.0 // the mass of the words that name no person or place
 	for i, id := range q {
 		if id < 0 {
 			continue
 		}
+		// A topic named whole by a name of two words or more ("Who is
+		// the Holy Spirit?") is the question's subject as a person is.
+		entity := false
+		for t, nm := range topics {
+			subject := r.Entity != nil && r.Entity(r.topics[t].title) || nm.share == 1 && nm.terms > 1
+			entity = entity || subject && r.nameHas(t, id)
+		}
+		namesEntity = namesEntity || entity
+		if entity {
+			entityTerms = append(entityTerms, id)
+		} else {
+			asked += w[i]
+		}
 		for _, e := range r.byEntry[id] {
 			if _, ok := topics[r.entries[e].topic]; !ok {
 				x := echo[e]
-				echo[e] = echoed{x.mass + w[i], x.terms + 1}
+				x.mass += w[i]
+				x.terms++
+				if entity {
+					x.entity = true
+				} else {
+					x.asked += w[i]
+				}
+				echo[e] = x
 			}
 		}
 	}
+	who := asksWho(query)
+	object := who && r.objectNamed(query, entityTerms)
 	for e, x := range echo {
 		re := &r.entries[e]
 		if x.terms < minEchoTerms {
+			continue
+		}
+		// The entry holds most of what the question asks of the person
+		// it names ("Roman governor … during the time of Jesus' ministry"
+		// holds one of "Who denied Jesus three times?"). An entry whose
+		// own phrase opens with the person the question names is said of
+		// that person ("Jesus betrayed in" of GETHSEMANE), not of its
+		// topic.
+		if who && 2*x.asked >= asked && x.asked > 0 && (x.entity && object || !namesEntity) && len(re.verses) > 0 && r.person(r.topics[re.topic].title) &&
+			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) {
+			// "Who was the mother of Jesus?" asks for a person the
+			// question does not name: MARY's "The mother of Jesus", not
+			// JESUS' "Heals Peter's mother-in-law", though both hold every
+			// word. An entry of a person's or place's topic echoing the
+			// question, and the person it names, is scored as a name is,
+			// by the share of the question it holds, and comes before the
+			// named topic's entries that hold as much; of such entries the
+			// one the question says more of comes first.
+			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
+			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 			continue
 		}
 		s := entryOnlyCap * (x.mass / qmass) * (x.mass / re.mass)
@@ -785,6 +846,49 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		return nil, fmt.Errorf("pipeline: route: %w", err)
 	}
 	return r.verses(cands, limit), nil
+}
+
+// person reports whether a topic's title names a person: a name
+// (Entity) that is no place.
+func (r *NaveRouter) person(title string) bool {
+	return r.Entity != nil && r.Entity(title) && (r.Place == nil || !r.Place(title))
+}
+
+// asksWho reports whether the question asks for a person: it opens with
+// "who" or "whom" (asked sentences only: a question told with its story
+// asks in its last sentence).
+func asksWho(query string) bool {
+	ws := questionWords(askedSentences(query))
+	return len(ws) > 0 && (ws[0] == "who" || ws[0] == "whom")
+}
+
+// beForms are the forms of "be", after which a name is what a question
+// asks about ("Who was Jezebel?").
+var beForms = map[string]bool{"be": true, "am": true, "is": true, "are": true, "was": true, "were": true, "been": true}
+
+// objectNamed reports whether the question names a person (one of the
+// terms ids) as the object of what it asks: after a preposition or a
+// verb ("the mother of Jesus", "Who baptized Jesus?") or as a possessor
+// ("Ruth's husband"). A name after a form of "be" or a noun is the
+// person asked about ("Who was King Hezekiah?").
+func (r *NaveRouter) objectNamed(query string, ids []int32) bool {
+	ws := questionWords(query)
+	for i, w := range ws {
+		base := unpossessed(w)
+		named := false
+		r.an.terms(base, func(t string) {
+			id, ok := r.terms[t]
+			named = named || ok && slices.Contains(ids, id)
+		})
+		switch {
+		case !named:
+		case base != w:
+			return true
+		case i > 0 && !beForms[ws[i-1]] && (r.Noun == nil || !r.Noun(ws[i-1])):
+			return true
+		}
+	}
+	return false
 }
 
 // nameHas reports whether any name of topic t holds term id: the query's

@@ -134,6 +134,34 @@ func TestNaveRouterAlternatives(t *testing.T) {
 	}
 }
 
+// TestNaveRouterWho: a who-question asks for a person it does not name
+// when it names one as the object of what it asks; the person it asks
+// about otherwise. The router is the production one (its Entity, Place
+// and Noun hooks read the KJV's names and WordNet).
+func TestNaveRouterWho(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	cases := []struct{ question, topic, entry string }{
+		{"Who was the mother of Jesus?", "MARY", "mother of Jesus"},        // not JESUS' "mother-in-law"
+		{"Who baptized Jesus?", "JOHN", "Baptizes Jesus"},                  // not JESUS' baptism
+		{"Who betrayed Jesus?", "JUDAS (JUDE)", "Betrays the Lord Jesus"},  // not GETHSEMANE's "Jesus betrayed in"
+		{"Who was Abraham's wife?", "SARAH", "Wife of Abraham"},            // a possessor is an object
+		{"Who was thrown into the lions' den?", "DANIEL", "lions' den"},    // no name: not DENS or LION
+		{"Who was King Hezekiah?", "HEZEKIAH", ""},                         // after a noun, the name is asked about
+		{"Who is the Holy Spirit and what does he do?", "HOLY SPIRIT", ""}, // a title of two words is the subject
+		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
+	}
+	for _, c := range cases {
+		got, err := b.r.Router.Route(b.ctx, c.question, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0].Topic != c.topic || !strings.Contains(got[0].Entry, c.entry) {
+			t.Errorf("%q routed to %v, want %s %q", c.question, describe(got), c.topic, c.entry)
+		}
+	}
+}
+
 func describe(rs []pipeline.Routed) string {
 	var b strings.Builder
 	for _, r := range rs {

@@ -12,6 +12,9 @@ import (
 // lexNounPerson is WordNet's lexicographer file number of noun.person.
 const lexNounPerson = 18
 
+// lexNounLocation is WordNet's lexicographer file number of noun.location.
+const lexNounLocation = 15
+
 // grammar is what the answer composer asks of WordNet 3.0 to turn a Nave's
 // sub-entry phrase into a sentence: whether a word is a verb (and its past
 // tense when irregular), and whether a noun's first sense names a person.
@@ -147,6 +150,20 @@ func (g *grammar) isPerson(w string) bool {
 	for _, l := range g.wn.Lookup(w) {
 		if l.POS == wordnet.Noun && l.Lemma == strings.ReplaceAll(w, "_", " ") && len(l.Senses) > 0 {
 			return l.Senses[0].Synset.LexFile == lexNounPerson
+		}
+	}
+	return false
+}
+
+// namesPlace reports whether a Nave's title names a place: WordNet's
+// commonest noun sense of its first word is a location ("GETHSEMANE",
+// "BETHLEHEM"). The many names WordNet lacks are not known to be places.
+func namesPlace(wn *wordnet.WordNet, title string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
+	first = strings.ToLower(strings.Trim(first, ",.;:()"))
+	for _, l := range wn.Lookup(first) {
+		if l.POS == wordnet.Noun && l.Lemma == first && len(l.Senses) > 0 {
+			return l.Senses[0].Synset.LexFile == lexNounLocation
 		}
 	}
 	return false
