@@ -850,10 +850,12 @@ func (c *composition) actedByParent(entry string) bool {
 // namesInstance reports whether a sub-entry is a lone name (HOLY SPIRIT's
 // "INSPIRATION OF — Jephthah", JUDGE's "9. Jephthah"): an instance of its
 // heading or list, which says nothing of the topic in a clause of its own
-// ("Scripture tells of the jephthah"). A name is a word WordNet does not
-// have.
+// ("Scripture tells of the jephthah", "Wise Men was Solomon"): a word
+// WordNet does not have, or whose commonest sense it writes capitalized
+// (properName).
 func (c *composition) namesInstance(words []string) bool {
-	return len(words) == 1 && c.gram != nil && len(c.gram.wn.Lookup(strings.ToLower(words[0]))) == 0
+	return len(words) == 1 && c.gram != nil &&
+		(len(c.gram.wn.Lookup(strings.ToLower(words[0]))) == 0 || c.gram.properName(words[0]))
 }
 
 // phraseWords cleans a Nave's phrase into words: its first part before a

@@ -71,6 +71,8 @@ func TestPhraseClauseParentActs(t *testing.T) {
 		{"Holy Spirit", "INSPIRATION OF — Jephthah", ""},
 		{"Birds", "What species were unclean", ""},
 		{"Judge", "9. Jephthah", ""},
+		// A name WordNet knows is a name too: not "Wise Men was Solomon".
+		{"Wise Men", "Solomon", ""},
 		// A possessive is its own article.
 		{"Heaven", "GOD'S DWELLING PLACE", "God's Dwelling Place"},
 	})
