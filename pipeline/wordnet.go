@@ -156,8 +156,9 @@ func (g *grammar) isPerson(w string) bool {
 }
 
 // namesPlace reports whether a Nave's title names a place: WordNet's
-// commonest noun sense of its first word is a location ("GETHSEMANE",
-// "BETHLEHEM"). The many names WordNet lacks are not known to be places.
+// commonest noun sense of its first word is a location ("BETHLEHEM",
+// "NAZARETH"). The many names WordNet lacks ("GETHSEMANE") are not known
+// to be places.
 func namesPlace(wn *wordnet.WordNet, title string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
 	first = strings.ToLower(strings.Trim(first, ",.;:()"))
