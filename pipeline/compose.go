@@ -1028,7 +1028,10 @@ func (g *grammar) inPast(rest string) string {
 		case w == "are" && (prev != "and" || passive):
 			words[i] = "were"
 		default:
-			if base := g.verbBase(w); base != "" && !g.isNoun(base) && !g.isNoun(w) {
+			// A word that is a noun too is a verb when its object
+			// follows: "and saves his family", not "and gifts".
+			object := i+1 < len(words) && opensObject[strings.ToLower(words[i+1])]
+			if base := g.verbBase(w); base != "" && (object || !g.isNoun(base) && !g.isNoun(w)) {
 				words[i] = g.pastTense(base)
 			}
 		}
@@ -1039,6 +1042,10 @@ func (g *grammar) inPast(rest string) string {
 // clauseGoesOn are the words after which a narrating phrase's next verb
 // stands: a conjunction or a subject pronoun.
 var clauseGoesOn = map[string]bool{"and": true, "but": true, "then": true, "he": true, "she": true, "it": true, "they": true, "who": true}
+
+// opensObject are the determiners and object pronouns that open a verb's
+// object.
+var opensObject = map[string]bool{"his": true, "her": true, "their": true, "its": true, "the": true, "a": true, "an": true, "him": true, "them": true}
 
 // possessive is "Ruth's", "Moses'".
 func possessive(name string) string {

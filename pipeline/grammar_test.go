@@ -30,6 +30,11 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Jacob", "Returned to Canaan", "returned to Canaan"},
 		{"Lazarus", "Plotted against by the chief priests", "was plotted against by the chief priests"},
 		{"Goliath", "Defied armies of Israel and is killed by David", "defied armies of Israel and was killed by David"},
+		// A verb that is a noun too ("save", "lead") is a verb before its
+		// object.
+		{"Noah", "Builds an ark and saves his family from the great flood", "built an ark and saved his family from the great flood"},
+		{"Moses", "Secures the deliverance of the people and leads them out of Egypt", "secured the deliverance of the people and led them out of Egypt"},
+		{"Priests", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
 		// A noun after "and" stays.
 		{"Aaron", "Offers sacrifices and gifts", "offered sacrifices and gifts"},
 		// An irregular past form is the verb though WordNet has a noun of
