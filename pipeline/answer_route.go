@@ -303,7 +303,7 @@ func (a *Answerer) listings(cands []Candidate, rv *relevance, theme string) []Fa
 				}
 				continue
 			}
-			title, _ := a.r.lex.query(l.Topic)
+			title, _ := a.r.lex.query(l.Topic, nil)
 			mass := 0.0
 			for _, t := range title {
 				if asked[t.id] {

@@ -302,6 +302,19 @@ func TestAnswerInstance(t *testing.T) {
 	}
 }
 
+// TestAnswerTitledWord: a word no verse writes but a Nave's title does is
+// no word the corpus has never seen. "gluttony" counted as unknown, and
+// the theme gate declined GLUTTONY for the question naming it whole.
+func TestAnswerTitledWord(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans := b.ask(t, "What does the Bible say about gluttony?")
+	checkGrounded(t, b.st, ans, 3)
+	if ans.NoPassage || !citesAny(ans, storetest.Verses(t, "Proverbs 23:1-3", "Proverbs 23:20-21", "Deuteronomy 21:20", "Philippians 3:19")) {
+		t.Errorf("gluttony: %+v", ans.References)
+	}
+}
+
 // ask is the offline answer to q with three references; an error fails
 // the test.
 func (b bundle) ask(t *testing.T, q string) pipeline.Answer {

@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.191, W: [3]float64{2.372, -6.628, 6.362}}
+var themeGate = ThemeGate{Bias: -2.168, W: [3]float64{2.347, -6.646, 6.338}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias

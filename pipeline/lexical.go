@@ -233,7 +233,8 @@ type lexHit struct {
 // A name the verses never write counts as never seen even when a Strong's
 // gloss holds the word: "Who wrote Hamlet?" asks about a name, and that
 // "hamlet" glosses the Hebrew for a village does not put it in Scripture.
-func (l *Lexical) query(text string) (qs []qterm, unknown int) {
+// A term known (nil: none) to another source is not counted.
+func (l *Lexical) query(text string, known func(term string) bool) (qs []qterm, unknown int) {
 	seen := map[string]bool{}
 	names := l.nameTerms(text)
 	l.an.features(text, func(t string, bigram bool) {
@@ -250,7 +251,7 @@ func (l *Lexical) query(text string) (qs []qterm, unknown int) {
 			qs = append(qs, qterm{id: id, weight: bigramWeight, bigram: true})
 		case ok:
 			qs = append(qs, qterm{id: id, weight: 1})
-		case !bigram:
+		case !bigram && (known == nil || !known(t)):
 			unknown++
 		}
 	})

@@ -112,6 +112,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common
 	r.Router = router
+	r.Titled = router.Titled
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }

@@ -891,6 +891,13 @@ func (r *NaveRouter) objectNamed(query string, ids []int32) bool {
 	return false
 }
 
+// Titled reports whether a term (Snowball-stemmed, as the indexes stem)
+// is a word of a topic's title or of an alternative name Nave's gives it.
+func (r *NaveRouter) Titled(term string) bool {
+	id, ok := r.terms[term]
+	return ok && len(r.byName[id]) > 0
+}
+
 // nameHas reports whether any name of topic t holds term id: the query's
 // words a name accounts for are counted once, with the name.
 func (r *NaveRouter) nameHas(t, id int32) bool {

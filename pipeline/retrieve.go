@@ -162,6 +162,12 @@ type Retriever struct {
 	// promise, warn, answer): a question naming Jesus with one asks what
 	// he said (asksJesusWords). Nil: the few words of speechWord.
 	Speech func(word string) bool
+	// Titled reports whether an index term is a word of a Nave's title
+	// (NaveRouter.Titled); nil: none is. Such a word is no word the
+	// corpus has never seen (lexQuery.unknown): no verse writes
+	// "gluttony" or "trinity", but Nave's files verses under GLUTTONY
+	// and TRINITY.
+	Titled func(term string) bool
 
 	// RRFK is the fusion's constant k (0: DefaultRRFK).
 	RRFK int
@@ -303,7 +309,7 @@ type lexQuery struct {
 func (r *Retriever) analyse(query string) lexQuery {
 	// A name used as a common word is no word of the index (it would
 	// match the name's verses only), but its WordNet relatives are.
-	typed, unknown := r.lex.query(r.withoutCommon(query))
+	typed, unknown := r.lex.query(r.withoutCommon(query), r.Titled)
 	q := lexQuery{typed: typed, all: typed, words: words1(typed), unknown: unknown, self: r.lex.selfScore(typed)}
 	if r.Expand != nil {
 		q.all = r.lex.expand(r.Expand, query, typed)
