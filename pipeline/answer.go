@@ -177,6 +177,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// the wide search, the verses the KJV marks as his come first.
 		hits = wordsOfChristFirst(hits)
 	}
+	if asksQuantity(query) {
+		// A count is answered by a verse stating one (answerable): of
+		// the search's, those holding a number come first. Searched, the
+		// question's own words find the thing counted ("How many
+		// disciples did Jesus have?": Matthew 18:1), not its number
+		// (Matthew 20:17, "the twelve disciples").
+		hits = numbersFirst(hits)
+	}
 	if len(hits) > n {
 		hits = hits[:n]
 	}

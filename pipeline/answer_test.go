@@ -315,6 +315,19 @@ func TestAnswerTitledWord(t *testing.T) {
 	}
 }
 
+// TestAnswerCount: a question asking a count is answered by a verse
+// stating one; the search's verses holding a number come first. The
+// lepers' question was declined: its search found lepers, not the ten.
+func TestAnswerCount(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans := b.ask(t, "How many lepers did Jesus heal and how many came back to thank him?")
+	checkGrounded(t, b.st, ans, 3)
+	if ans.NoPassage || !citesAny(ans, storetest.Verses(t, "Luke 17:12-17")) {
+		t.Errorf("lepers: %+v", ans.References)
+	}
+}
+
 // ask is the offline answer to q with three references; an error fails
 // the test.
 func (b bundle) ask(t *testing.T, q string) pipeline.Answer {

@@ -163,6 +163,16 @@ func wordsOfChristFirst(hits []Hit) []Hit {
 	return out
 }
 
+// numbersFirst is hits with the verses stating a number (holdsNumber)
+// first, each group in its order.
+func numbersFirst(hits []Hit) []Hit {
+	out := slices.Clone(hits)
+	slices.SortStableFunc(out, func(a, b Hit) int {
+		return cmp.Compare(b2i(!holdsNumber(a.Verse.Text)), b2i(!holdsNumber(b.Verse.Text)))
+	})
+	return out
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
