@@ -710,6 +710,12 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return false
 	}
 	rest := strings.Join(words[1:], " ")
+	// names: the words of a subject of two names ("Esau and Jacob"), or
+	// one.
+	names := 1
+	if len(words) > 3 && lw(1) == "and" && g.properName(words[0]) && g.properName(words[2]) {
+		names = 3
+	}
 	switch {
 	case prepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
 		// BIRDS' "What species were unclean" is a question Nave's
@@ -759,13 +765,14 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// GOLIATH's "David kills Goliath with a" (sling): the phrase has
 		// its own subject, a name, and its verb follows.
 		return clause{kind: clauseSentence, text: joinWords(words[0], joinWords(g.pastTense(g.verbBase(lw(1))), g.inPast(strings.Join(words[2:], " "))))}, true
-	case g.properName(words[0]) && len(words) > 2 && (g.participles[lw(1)] || g.regularBase(lw(1)) != "" && lw(2) == "by"):
-		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God).
+	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] || g.regularBase(lw(names)) != "" && lw(names+1) == "by"):
+		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God),
+		// ISAAC's "Esau and Jacob born to".
 		be := "was "
-		if g.plural(words[0]) {
+		if names > 1 || g.plural(words[0]) {
 			be = "were "
 		}
-		return clause{kind: clauseSentence, text: joinWords(words[0], be+strings.Join(words[1:], " "))}, true
+		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), be+strings.Join(words[names:], " "))}, true
 	case person(0, 1) && g.verbBase(lw(1)) != "":
 		// GIDEON's "Angel attests the call to, by miracle": someone else
 		// acts, and the subject is no actor of the phrase.

@@ -50,6 +50,8 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// A name with its verb is a sentence with a subject of its own.
 		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
 		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
+		{"Isaac", "Esau and Jacob born to", "Esau and Jacob were born to Isaac"},
+		{"Asia", "Paul and Silas forbidden by the Holy Spirit to preach in", "Paul and Silas were forbidden by the Holy Spirit to preach in Asia"},
 		{"Jesus", "Dines with Simon", "dined with Simon"},
 		{"Jesus", "Washes the disciples' feet", "washed the disciples' feet"},
 		{"Solomon", "Has seven-hundred wives and three-hundred concubines ; with", "had seven-hundred wives and three-hundred concubines"},
