@@ -764,7 +764,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	}
 	echo := map[int32]echoed{}
 	namesEntity := false
-	var entityTerms []int32
+	var entityTerms, askedTerms []int32
 	asked := 0.0 // the mass of the words that name no person or place
 	for i, id := range q {
 		if id < 0 {
@@ -782,6 +782,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			entityTerms = append(entityTerms, id)
 		} else {
 			asked += w[i]
+			askedTerms = append(askedTerms, id)
 		}
 		for _, e := range r.byEntry[id] {
 			if _, ok := topics[r.entries[e].topic]; !ok {
@@ -811,7 +812,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		// that person ("Jesus betrayed in" of GETHSEMANE), not of its
 		// topic.
 		if who && 2*x.asked >= asked && x.asked > 0 && (x.entity && object || !namesEntity) && len(re.verses) > 0 && r.person(r.topics[re.topic].title) &&
-			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) {
+			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) && r.relates(e, askedTerms, entityTerms) {
 			// "Who was the mother of Jesus?" asks for a person the
 			// question does not name: MARY's "The mother of Jesus", not
 			// JESUS' "Heals Peter's mother-in-law", though both hold every
@@ -846,6 +847,55 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		return nil, fmt.Errorf("pipeline: route: %w", err)
 	}
 	return r.verses(cands, limit), nil
+}
+
+// relates reports whether an entry's own phrase says what the question
+// asks of the person it names: one of the asked terms stands within
+// three words of the person's name ("The mother of Jesus", "Betrays the
+// Lord Jesus"), not in another's relation ("Father of one of Solomon's
+// purveyors"), and no asked term is only part of a hyphenated word
+// (PHARAOH's "Father-in-law of Solomon" is not Solomon's father). With
+// no person named, any place will do.
+func (r *NaveRouter) relates(e int32, asked, named []int32) bool {
+	re := &r.entries[e]
+	_, own, found := cutLast(re.sense, " — ")
+	if !found {
+		own = re.sense
+	}
+	var askedAt, namedAt []int
+	alone := map[int32]bool{}
+	for i, w := range strings.Fields(own) {
+		r.an.terms(w, func(t string) {
+			id, ok := r.terms[t]
+			if !ok {
+				return
+			}
+			if strings.Contains(w, "-") {
+				return
+			}
+			alone[id] = true
+			if slices.Contains(asked, id) {
+				askedAt = append(askedAt, i)
+			}
+			if slices.Contains(named, id) {
+				namedAt = append(namedAt, i)
+			}
+		})
+	}
+	if slices.ContainsFunc(asked, func(id int32) bool { return slices.Contains(re.own, id) && !alone[id] }) {
+		return false
+	}
+	if len(named) == 0 {
+		return true
+	}
+	for _, a := range askedAt {
+		for _, n := range namedAt {
+			if max(a-n, n-a) <= 3 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // person reports whether a topic's title names a person: a name

@@ -150,6 +150,7 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who was King Hezekiah?", "HEZEKIAH", ""},                         // after a noun, the name is asked about
 		{"Who is the Holy Spirit and what does he do?", "HOLY SPIRIT", ""}, // a title of two words is the subject
 		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
+		{"Who was Solomon's father?", "SOLOMON", ""},                       // not PHARAOH's "Father-in-law of Solomon", nor ABINADAB's "Father of one of Solomon's purveyors"
 	}
 	for _, c := range cases {
 		got, err := b.r.Router.Route(b.ctx, c.question, 5)
