@@ -302,29 +302,30 @@ func TestAnswerInstance(t *testing.T) {
 	}
 }
 
-// TestAnswerTitledWord: a word no verse writes but a Nave's title does is
-// no word the corpus has never seen. "gluttony" counted as unknown, and
-// the theme gate declined GLUTTONY for the question naming it whole.
-func TestAnswerTitledWord(t *testing.T) {
+// TestAnswerReads: questions the offline answer once read wrongly are
+// answered, citing one of the passages that answer them.
+func TestAnswerReads(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ans := b.ask(t, "What does the Bible say about gluttony?")
-	checkGrounded(t, b.st, ans, 3)
-	if ans.NoPassage || !citesAny(ans, storetest.Verses(t, "Proverbs 23:1-3", "Proverbs 23:20-21", "Deuteronomy 21:20", "Philippians 3:19")) {
-		t.Errorf("gluttony: %+v", ans.References)
+	cases := []struct {
+		why, question string
+		cite          []string
+	}{
+		// A word no verse writes but a Nave's title does is no word the
+		// corpus has never seen: "gluttony" counted as unknown, and the
+		// theme gate declined GLUTTONY, which the question names whole.
+		{"titled word", "What does the Bible say about gluttony?", []string{"Proverbs 23:1-3", "Proverbs 23:20-21", "Deuteronomy 21:20", "Philippians 3:19"}},
+		// A count is answered by a verse stating one, and the search's
+		// verses holding a number come first: the lepers' search found
+		// lepers, not the ten, and the question was declined.
+		{"count", "How many lepers did Jesus heal and how many came back to thank him?", []string{"Luke 17:12-17"}},
 	}
-}
-
-// TestAnswerCount: a question asking a count is answered by a verse
-// stating one; the search's verses holding a number come first. The
-// lepers' question was declined: its search found lepers, not the ten.
-func TestAnswerCount(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	ans := b.ask(t, "How many lepers did Jesus heal and how many came back to thank him?")
-	checkGrounded(t, b.st, ans, 3)
-	if ans.NoPassage || !citesAny(ans, storetest.Verses(t, "Luke 17:12-17")) {
-		t.Errorf("lepers: %+v", ans.References)
+	for _, c := range cases {
+		ans := b.ask(t, c.question)
+		checkGrounded(t, b.st, ans, 3)
+		if ans.NoPassage || !citesAny(ans, storetest.Verses(t, c.cite...)) {
+			t.Errorf("%s: %q cites %+v", c.why, c.question, ans.References)
+		}
 	}
 }
 
