@@ -161,7 +161,7 @@ const (
 	sectionTieBreak = 1e-6
 	keyTieBreak     = 2e-6
 	bearerTieBreak  = 1e-6
-	// whoTieBreak puts an entry answering who-question (Route: asksWho)
+	// whoTieBreak puts an entry answering a who-question (Route: asksWho)
 	// before a named topic's entries that hold as much of the question.
 	whoTieBreak = 3e-6
 	// MinRouteScore: routes scoring below it are not returned.
@@ -805,22 +805,21 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		if x.terms < minEchoTerms {
 			continue
 		}
-		// The entry holds most of what the question asks of the person
-		// it names ("Roman governor … during the time of Jesus' ministry"
-		// holds one of "Who denied Jesus three times?"). An entry whose
-		// own phrase opens with the person the question names is said of
-		// that person ("Jesus betrayed in" of GETHSEMANE), not of its
-		// topic.
-		if who && 2*x.asked >= asked && x.asked > 0 && (x.entity && object || !namesEntity) && len(re.verses) > 0 && r.person(r.topics[re.topic].title) &&
+		// "Who was the mother of Jesus?" asks for a person the question
+		// does not name: MARY's "The mother of Jesus", not JESUS' "Heals
+		// Peter's mother-in-law", though both hold every word. An entry of
+		// another person's topic that holds most of what the question
+		// asks ("Roman governor … during the time of Jesus' ministry"
+		// holds one word of "Who denied Jesus three times?"), and the
+		// person it names as an object (objectNamed), is scored as a name
+		// is, by the share of the question it holds, and comes before the
+		// named topic's entries that hold as much; of such entries the
+		// one the question says more of comes first. An entry whose own
+		// phrase opens with the named person is said of that person
+		// ("Jesus betrayed in" of GETHSEMANE), not of its topic.
+		answers := who && 2*x.asked >= asked && x.asked > 0 && (x.entity && object || !namesEntity)
+		if answers && len(re.verses) > 0 && r.person(r.topics[re.topic].title) &&
 			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) && r.relates(e, askedTerms, entityTerms) {
-			// "Who was the mother of Jesus?" asks for a person the
-			// question does not name: MARY's "The mother of Jesus", not
-			// JESUS' "Heals Peter's mother-in-law", though both hold every
-			// word. An entry of a person's or place's topic echoing the
-			// question, and the person it names, is scored as a name is,
-			// by the share of the question it holds, and comes before the
-			// named topic's entries that hold as much; of such entries the
-			// one the question says more of comes first.
 			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
 			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 			continue
@@ -865,12 +864,12 @@ func (r *NaveRouter) relates(e int32, asked, named []int32) bool {
 	var askedAt, namedAt []int
 	alone := map[int32]bool{}
 	for i, w := range strings.Fields(own) {
+		if strings.Contains(w, "-") {
+			continue
+		}
 		r.an.terms(w, func(t string) {
 			id, ok := r.terms[t]
 			if !ok {
-				return
-			}
-			if strings.Contains(w, "-") {
 				return
 			}
 			alone[id] = true
