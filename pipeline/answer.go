@@ -175,7 +175,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if jesus {
 		// A question about what Jesus said is answered by his words: of
 		// the wide search, the verses the KJV marks as his come first.
-		hits = wordsOfChristFirst(hits)
+		hits = firstWhere(hits, wordsOfChrist)
 	}
 	if asksQuantity(query) {
 		// A count is answered by a verse stating one (answerable): of
@@ -183,7 +183,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// question's own words find the thing counted ("How many
 		// disciples did Jesus have?": Matthew 18:1), not its number
 		// (Matthew 20:17, "the twelve disciples").
-		hits = numbersFirst(hits)
+		hits = firstWhere(hits, statesNumber)
 	}
 	if len(hits) > n {
 		hits = hits[:n]

@@ -102,9 +102,14 @@ func endsPhrase(field string) bool {
 // namesEntity reports whether a Nave's topic title ("RUTH", "JESUS, THE
 // CHRIST", "ANGEL (A SPIRIT)") begins with a proper name of the KJV.
 func (r *Retriever) namesEntity(title string) bool {
+	return r.proper[titleWord(title)] > 0
+}
+
+// titleWord is the first word of a Nave's title, in lower case and
+// without punctuation ("jesus" of "JESUS, THE CHRIST").
+func titleWord(title string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
-	first = strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
-	return r.proper[first] > 0
+	return strings.ToLower(strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) }))
 }
 
 // isName reports whether the KJV writes the lower-cased word as a name

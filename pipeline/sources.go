@@ -153,25 +153,22 @@ func speechWord(w string) bool {
 	return false
 }
 
-// wordsOfChristFirst moves the hits holding words of Jesus before the
-// others, each group in its order.
-func wordsOfChristFirst(hits []Hit) []Hit {
+// firstWhere moves the hits keep holds before the others, each group in
+// its order: the words of Jesus for a question asking what he said, the
+// verses stating a number for one asking a count.
+func firstWhere(hits []Hit, keep func(corpus.Verse) bool) []Hit {
 	out := slices.Clone(hits)
 	slices.SortStableFunc(out, func(a, b Hit) int {
-		return cmp.Compare(b2i(!a.Verse.WordsOfChrist), b2i(!b.Verse.WordsOfChrist))
+		return cmp.Compare(b2i(!keep(a.Verse)), b2i(!keep(b.Verse)))
 	})
 	return out
 }
 
-// numbersFirst is hits with the verses stating a number (holdsNumber)
-// first, each group in its order.
-func numbersFirst(hits []Hit) []Hit {
-	out := slices.Clone(hits)
-	slices.SortStableFunc(out, func(a, b Hit) int {
-		return cmp.Compare(b2i(!holdsNumber(a.Verse.Text)), b2i(!holdsNumber(b.Verse.Text)))
-	})
-	return out
-}
+// wordsOfChrist reports whether the KJV marks words of the verse as his.
+func wordsOfChrist(v corpus.Verse) bool { return v.WordsOfChrist }
+
+// statesNumber reports whether the verse states a number (holdsNumber).
+func statesNumber(v corpus.Verse) bool { return holdsNumber(v.Text) }
 
 func b2i(b bool) int {
 	if b {

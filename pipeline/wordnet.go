@@ -147,12 +147,20 @@ func (g *grammar) isPerson(w string) bool {
 	if !g.isNoun(w) {
 		return false
 	}
-	for _, l := range g.wn.Lookup(w) {
+	lex, ok := firstNounLexFile(g.wn, w)
+	return ok && lex == lexNounPerson
+}
+
+// firstNounLexFile is the lexicographer file of the first (most frequent)
+// sense of the lower-case noun w as written; false when WordNet has no
+// such noun.
+func firstNounLexFile(wn *wordnet.WordNet, w string) (int, bool) {
+	for _, l := range wn.Lookup(w) {
 		if l.POS == wordnet.Noun && l.Lemma == strings.ReplaceAll(w, "_", " ") && len(l.Senses) > 0 {
-			return l.Senses[0].Synset.LexFile == lexNounPerson
+			return int(l.Senses[0].Synset.LexFile), true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // namesPlace reports whether a Nave's title names a place: WordNet's
@@ -160,14 +168,8 @@ func (g *grammar) isPerson(w string) bool {
 // "NAZARETH"). The many names WordNet lacks ("GETHSEMANE") are not known
 // to be places.
 func namesPlace(wn *wordnet.WordNet, title string) bool {
-	first, _, _ := strings.Cut(strings.TrimSpace(title), " ")
-	first = strings.ToLower(strings.Trim(first, ",.;:()"))
-	for _, l := range wn.Lookup(first) {
-		if l.POS == wordnet.Noun && l.Lemma == first && len(l.Senses) > 0 {
-			return l.Senses[0].Synset.LexFile == lexNounLocation
-		}
-	}
-	return false
+	lex, ok := firstNounLexFile(wn, titleWord(title))
+	return ok && lex == lexNounLocation
 }
 
 // properName reports whether a capitalized word is a name: WordNet writes
