@@ -108,6 +108,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
 	router.Entity = r.namesEntity
 	router.Place = func(title string) bool { return namesPlace(wn, title) }
+	router.Person = func(title string) bool { return namesPerson(wn, title) }
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common

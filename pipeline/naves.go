@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -71,6 +72,9 @@ type NaveRouter struct {
 	// Place reports whether a topic's title names a place (nil: none
 	// known): a who-question asks for a person (Route).
 	Place func(title string) bool
+	// Person reports whether WordNet knows a topic's title as a person's
+	// name (nil: none known): JOSEPH's "Jesus born to" tells no place.
+	Person func(title string) bool
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -753,15 +757,6 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	// Entries whose own phrase the query echoes, their topic not named:
 	// the product of the share of the query and the share of the phrase
 	// that match, capped below a named topic's floor.
-	type echoed struct {
-		mass  float64
-		terms int
-		// asked: the mass of the query's words that name none of the
-		// persons or places it names ("mother" of "Who was the mother of
-		// Jesus?"); entity: a word that does ("jesus").
-		asked  float64
-		entity bool
-	}
 	echo := map[int32]echoed{}
 	namesEntity := false
 	var entityTerms, askedTerms []int32
@@ -798,10 +793,28 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			}
 		}
 	}
-	who := asksWho(query)
+	who, where := asksWho(query), asksWhere(query)
 	object := who && r.objectNamed(query, entityTerms)
+	// A place's entry says in its own words what a where-question asks
+	// in the asker's: BETHANY's "Mary, Martha, and Lazarus dwell at" for
+	// "Where did Lazarus live?", OLIVES' "Jesus makes his ascension from"
+	// for "Where did Jesus ascend into heaven?". For the where-rule an
+	// entry's word WordNet relates to an asked word (Expand: a synonym or
+	// derivation, as for a named person's entries in scoreEntries) counts
+	// as the word when the entry names the person asked about; the other
+	// echoes match words.
+	var kin map[int32]echoed
+	if where {
+		kin = r.relatedEchoes(query, q, w, entityTerms, func(t int32) bool { _, ok := topics[t]; return ok })
+	}
 	for e, x := range echo {
 		re := &r.entries[e]
+		k := kin[e]
+		if k.entity {
+			x.mass += k.asked
+			x.asked += k.asked
+			x.terms += k.terms
+		}
 		if x.terms < minEchoTerms {
 			continue
 		}
@@ -817,12 +830,26 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		// one the question says more of comes first. An entry whose own
 		// phrase opens with the named person is said of that person
 		// ("Jesus betrayed in" of GETHSEMANE), not of its topic.
-		answers := who && 2*x.asked >= asked && x.asked > 0 && (x.entity && object || !namesEntity)
-		if answers && len(re.verses) > 0 && r.person(r.topics[re.topic].title) &&
-			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) && r.relates(e, askedTerms, entityTerms) {
+		//
+		// "Where was Rachel buried?" asks for a place the same way:
+		// BETHLEHEM's "Rachel dies and is buried at" (located). There the
+		// named person may open the phrase, as the place is its topic.
+		holds := 2*x.asked >= asked && x.asked > 0
+		title := r.topics[re.topic].title
+		answers := who && holds && (x.entity && object || !namesEntity) && r.person(title) &&
+			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) ||
+			where && holds && (x.entity || !namesEntity) && r.located(e)
+		if answers && len(re.verses) > 0 && r.relates(e, append(askedTerms, k.ids...), entityTerms) {
 			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
 			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 			continue
+		}
+		if k.entity {
+			// Related words are the where-rule's evidence, no echo's.
+			x = echo[e]
+			if x.terms < minEchoTerms {
+				continue
+			}
 		}
 		s := entryOnlyCap * (x.mass / qmass) * (x.mass / re.mass)
 		if s < MinRouteScore {
@@ -846,6 +873,61 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		return nil, fmt.Errorf("pipeline: route: %w", err)
 	}
 	return r.verses(cands, limit), nil
+}
+
+// echoed is what an entry's own phrase holds of a query (Route).
+type echoed struct {
+	mass  float64
+	terms int
+	// asked: the mass of the query's words that name none of the persons
+	// or places it names ("mother" of "Who was the mother of Jesus?");
+	// entity: a word that does ("jesus").
+	asked  float64
+	entity bool
+	// ids: the terms matched as relatives of the query's (relatedEchoes).
+	ids []int32
+}
+
+// relatedEchoes returns, for the entries of topics the query does not
+// name (named), what their own phrases hold of the query's asked words
+// (q and w as queryTerms gives them, less the named persons' terms) by
+// WordNet's relatives alone (relatedTerms), each word held whole: the
+// where-rule asks whether the phrase says what the question asks, and
+// "dwell" says "live"; entity: the phrase also holds a named person's
+// term.
+func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityTerms []int32, named func(topic int32) bool) map[int32]echoed {
+	related := r.relatedTerms(query, q)
+	if related == nil {
+		return nil
+	}
+	out := map[int32]echoed{}
+	for i, id := range q {
+		if id < 0 || slices.Contains(entityTerms, id) {
+			continue
+		}
+		via := map[int32]int32{}
+		for _, rid := range slices.Sorted(maps.Keys(related[i])) {
+			for _, e := range r.byEntry[rid] {
+				re := &r.entries[e]
+				if _, ok := via[e]; !ok && !named(re.topic) && !slices.Contains(re.own, id) {
+					via[e] = rid
+				}
+			}
+		}
+		for e, rid := range via {
+			x := out[e]
+			x.asked += w[i]
+			x.terms++
+			x.ids = append(x.ids, rid)
+			out[e] = x
+		}
+	}
+	for e, x := range out {
+		x.entity = slices.ContainsFunc(r.entries[e].own, func(id int32) bool { return slices.Contains(entityTerms, id) })
+		x.mass = x.asked
+		out[e] = x
+	}
+	return out
 }
 
 // relates reports whether an entry's own phrase says what the question
@@ -897,6 +979,32 @@ func (r *NaveRouter) relates(e int32, asked, named []int32) bool {
 	return false
 }
 
+// located reports whether an entry says what happened at its topic, a
+// place: the topic is one (Place: WordNet files it so), or, of a name
+// WordNet does not know as a person's, the entry's own phrase ends in a
+// preposition whose object is the topic's name ("Mary, Martha, and
+// Lazarus dwell at" of BETHANY, "John, an exile on" of PATMOS: most of
+// the Bible's places WordNet does not know).
+func (r *NaveRouter) located(e int32) bool {
+	re := &r.entries[e]
+	title := r.topics[re.topic].title
+	if r.Entity == nil || !r.Entity(title) {
+		return false
+	}
+	if r.Place != nil && r.Place(title) {
+		return true
+	}
+	if r.Person != nil && r.Person(title) {
+		return false
+	}
+	_, own, found := cutLast(re.sense, " — ")
+	if !found {
+		own = re.sense
+	}
+	words := strings.Fields(own)
+	return len(words) > 1 && prepositions[strings.ToLower(words[len(words)-1])]
+}
+
 // person reports whether a topic's title names a person: a name
 // (Entity) that is no place.
 func (r *NaveRouter) person(title string) bool {
@@ -909,6 +1017,13 @@ func (r *NaveRouter) person(title string) bool {
 func asksWho(query string) bool {
 	ws := questionWords(askedSentences(query))
 	return len(ws) > 0 && (ws[0] == "who" || ws[0] == "whom")
+}
+
+// asksWhere reports whether the question asks for a place: it opens with
+// "where" (in its asked sentences, as asksWho).
+func asksWhere(query string) bool {
+	ws := questionWords(askedSentences(query))
+	return len(ws) > 0 && ws[0] == "where"
 }
 
 // beForms are the forms of "be", after which a name is what a question

@@ -151,6 +151,11 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who is the Holy Spirit and what does he do?", "HOLY SPIRIT", ""}, // a title of two words is the subject
 		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
 		{"Who was Solomon's father?", "SOLOMON", ""},                       // not PHARAOH's "Father-in-law of Solomon", nor ABINADAB's "Father of one of Solomon's purveyors"
+		// A where-question asks for a place the same way.
+		{"Where did Noah's ark come to rest?", "ARARAT", "came to rest"},       // not NOAH's "Builds an ark"
+		{"Where did Lazarus live?", "BETHANY", "Lazarus dwell at"},             // "live" is WordNet's synonym of "dwell"
+		{"Where did Jonah try to flee to?", "TARSHISH", "Jonah would flee to"}, // WordNet knows no Tarshish: its entry ends "to"
+		{"Where was Jesus born?", "JESUS, THE CHRIST", ""},                     // not JOSEPH's "Jesus born to", a person's
 	}
 	for _, c := range cases {
 		got, err := b.r.Router.Route(b.ctx, c.question, 5)

@@ -15,6 +15,10 @@ const lexNounPerson = 18
 // lexNounLocation is WordNet's lexicographer file number of noun.location.
 const lexNounLocation = 15
 
+// lexNounObject is WordNet's lexicographer file number of noun.object
+// (natural objects: mountains, rivers, islands).
+const lexNounObject = 17
+
 // grammar is what the answer composer asks of WordNet 3.0 to turn a Nave's
 // sub-entry phrase into a sentence: whether a word is a verb (and its past
 // tense when irregular), and whether a noun's first sense names a person.
@@ -165,11 +169,19 @@ func firstNounLexFile(wn *wordnet.WordNet, w string) (int, bool) {
 
 // namesPlace reports whether a Nave's title names a place: WordNet's
 // commonest noun sense of its first word is a location ("BETHLEHEM",
-// "NAZARETH"). The many names WordNet lacks ("GETHSEMANE") are not known
-// to be places.
+// "NAZARETH") or a natural object, as WordNet files mountains, rivers and
+// islands ("ARARAT"). The many names WordNet lacks
+// ("GETHSEMANE") are not known to be places.
 func namesPlace(wn *wordnet.WordNet, title string) bool {
 	lex, ok := firstNounLexFile(wn, titleWord(title))
-	return ok && lex == lexNounLocation
+	return ok && (lex == lexNounLocation || lex == lexNounObject)
+}
+
+// namesPerson reports whether a Nave's title names a person WordNet knows:
+// the commonest noun sense of its first word is filed as one ("JOSEPH").
+func namesPerson(wn *wordnet.WordNet, title string) bool {
+	lex, ok := firstNounLexFile(wn, titleWord(title))
+	return ok && lex == lexNounPerson
 }
 
 // properName reports whether a capitalized word is a name: WordNet writes
