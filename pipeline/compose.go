@@ -710,12 +710,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return false
 	}
 	rest := strings.Join(words[1:], " ")
-	// names: the words of a subject of two names ("Esau and Jacob"), or
-	// one.
-	names := 1
-	if len(words) > 3 && lw(1) == "and" && g.properName(words[0]) && g.properName(words[2]) {
-		names = 3
-	}
+	// names: the words of a subject of several names ("Esau and Jacob",
+	// "Mary, Martha, and Lazarus"), or one.
+	names := max(g.leadingNames(words), 1)
 	switch {
 	case prepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
 		// BIRDS' "What species were unclean" is a question Nave's
@@ -761,10 +758,11 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case first == "not" && len(words) > 1:
 		// MILLSTONE's "Not to be taken as a pledge".
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
-	case g.properName(words[0]) && g.verbBase(lw(1)) != "":
-		// GOLIATH's "David kills Goliath with a" (sling): the phrase has
-		// its own subject, a name, and its verb follows.
-		return clause{kind: clauseSentence, text: joinWords(words[0], joinWords(g.pastTense(g.verbBase(lw(1))), g.inPast(strings.Join(words[2:], " "))))}, true
+	case g.leadingNames(words) > 0 && g.presentVerb(lw(names), names > 1) != "":
+		// GOLIATH's "David kills Goliath with a" (sling), BETHANY's "Mary,
+		// Martha, and Lazarus dwell at": the phrase has its own subject,
+		// names, and its verb follows.
+		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), joinWords(g.pastTense(g.presentVerb(lw(names), names > 1)), g.inPast(strings.Join(words[names+1:], " "))))}, true
 	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] || g.regularBase(lw(names)) != "" && lw(names+1) == "by"):
 		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God),
 		// ISAAC's "Esau and Jacob born to".

@@ -51,6 +51,9 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
 		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
 		{"Isaac", "Esau and Jacob born to", "Esau and Jacob were born to Isaac"},
+		// Several names take the verb's base form, a list of them too.
+		{"Bethany", "Mary, Martha, and Lazarus dwell at", "Mary, Martha, and Lazarus dwelt at Bethany"},
+		{"Nazareth", "Joseph and Mary live at", "Joseph and Mary lived at Nazareth"},
 		{"Asia", "Paul and Silas forbidden by the Holy Spirit to preach in", "Paul and Silas were forbidden by the Holy Spirit to preach in Asia"},
 		{"Jesus", "Dines with Simon", "dined with Simon"},
 		{"Jesus", "Washes the disciples' feet", "washed the disciples' feet"},

@@ -184,6 +184,32 @@ func namesPerson(wn *wordnet.WordNet, title string) bool {
 	return ok && lex == lexNounPerson
 }
 
+// leadingNames returns how many of words a subject of names opening them
+// takes: "David" of "David kills Goliath with a", three of "Esau and
+// Jacob born to", four of "Mary, Martha, and Lazarus dwell at"; 0 when
+// the first word is no name. A list ends at "and" and the name after it;
+// a name alone before a comma is no subject ("David, king of Israel").
+func (g *grammar) leadingNames(words []string) int {
+	name := func(i int) bool {
+		return i < len(words) && g.properName(strings.TrimSuffix(words[i], ","))
+	}
+	if !name(0) {
+		return 0
+	}
+	n := 1
+	for strings.HasSuffix(words[n-1], ",") && name(n) {
+		n++
+	}
+	if n < len(words) && strings.ToLower(words[n]) == "and" && name(n+1) && (n == 1 || strings.HasSuffix(words[n-1], ",")) {
+		return n + 2
+	}
+	if n > 1 || strings.HasSuffix(words[0], ",") {
+		// "Mary, Martha" with no "and": a list of names is no subject.
+		return 0
+	}
+	return 1
+}
+
 // properName reports whether a capitalized word is a name: WordNet writes
 // its commonest sense capitalized ("David", "God"), or does not know it at
 // all (most of the Bible's names: "Abner", "Ahithophel"). Pronouns,
@@ -247,6 +273,20 @@ func (g *grammar) verbBase(w string) string {
 		if c != w && c != "" && g.isVerb(c) {
 			return c
 		}
+	}
+	return ""
+}
+
+// presentVerb is the base form of a present verb after its subject: the
+// third person's ("kills" → "kill"), or, after a plural subject, the base
+// form itself when WordNet has it as a verb ("dwell"); "" when w is
+// neither.
+func (g *grammar) presentVerb(w string, plural bool) string {
+	if b := g.verbBase(w); b != "" {
+		return b
+	}
+	if plural && g != nil && g.isVerb(w) {
+		return w
 	}
 	return ""
 }
