@@ -319,6 +319,14 @@ func TestAnswerReads(t *testing.T) {
 		// verses holding a number come first: the lepers' search found
 		// lepers, not the ten, and the question was declined.
 		{"count", "How many lepers did Jesus heal and how many came back to thank him?", []string{"Luke 17:12-17"}},
+		// A where-question reaches the place's entry that says what it
+		// asks: NOAH's "Builds an ark" came first and Genesis 8:4 went
+		// uncited.
+		{"place", "Where did Noah's ark come to rest?", []string{"Genesis 8:4"}},
+		// A who-question's verb is read in its base form too ("built" of
+		// NOAH's "Builds an ark"): ARK's title came first, and its verses
+		// were 1 Peter 3:20's.
+		{"who did", "Who built the ark?", []string{"Genesis 6:14-16", "Genesis 6:22", "Hebrews 11:7"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

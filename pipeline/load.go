@@ -109,6 +109,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Entity = r.namesEntity
 	router.Place = func(title string) bool { return namesPlace(wn, title) }
 	router.Person = func(title string) bool { return namesPerson(wn, title) }
+	router.Base = wn.BaseForms
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common

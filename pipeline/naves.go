@@ -75,6 +75,10 @@ type NaveRouter struct {
 	// Person reports whether WordNet knows a topic's title as a person's
 	// name (nil: none known): JOSEPH's "Jesus born to" tells no place.
 	Person func(title string) bool
+	// Base gives the base forms of an inflected word (nil: none): WordNet
+	// reads "built" as "build", as Nave's narrates "Builds an ark"
+	// (relatedEchoes).
+	Base func(word string) []string
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -568,9 +572,10 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 }
 
 // relatedTerms returns, for each of the query's terms (ids, as
-// queryTerms gives them), the router's terms Expand relates to its word,
+// queryTerms gives them), the router's terms Expand relates to its word
+// (with relatives) and those of its base forms (with bases: Base),
 // at their weight (capped at maxExpansionWeight); nil without Expand.
-func (r *NaveRouter) relatedTerms(query string, ids []int32) []map[int32]float64 {
+func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, bases bool) []map[int32]float64 {
 	if r.Expand == nil {
 		return nil
 	}
@@ -590,7 +595,16 @@ func (r *NaveRouter) relatedTerms(query string, ids []int32) []map[int32]float64
 			if i < 0 || i >= len(ids) {
 				return
 			}
-			for _, rel := range r.Expand.Related(word) {
+			var rels []Related
+			if relatives {
+				rels = r.Expand.Related(word)
+			}
+			if bases && r.Base != nil {
+				for _, b := range r.Base(word) {
+					rels = append(rels, Related{Word: b, Weight: maxExpansionWeight})
+				}
+			}
+			for _, rel := range rels {
 				weight := min(rel.Weight, maxExpansionWeight)
 				if weight <= 0 {
 					continue
@@ -700,7 +714,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 					continue
 				}
 				if !relatedRead {
-					related, relatedRead = r.relatedTerms(query, q), true
+					related, relatedRead = r.relatedTerms(query, q, true, false), true
 				}
 				if related == nil {
 					continue
@@ -795,22 +809,25 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	}
 	who, where := asksWho(query), asksWhere(query)
 	object := who && r.objectNamed(query, entityTerms)
-	// A place's entry says in its own words what a where-question asks
-	// in the asker's: BETHANY's "Mary, Martha, and Lazarus dwell at" for
-	// "Where did Lazarus live?", OLIVES' "Jesus makes his ascension from"
-	// for "Where did Jesus ascend into heaven?". For the where-rule an
-	// entry's word WordNet relates to an asked word (Expand: a synonym or
-	// derivation, as for a named person's entries in scoreEntries) counts
-	// as the word when the entry names the person asked about; the other
-	// echoes match words.
+	// An entry says in its own words what a who- or where-question asks
+	// in the asker's: NOAH's "Builds an ark" for "Who built the ark?",
+	// BETHANY's "Mary, Martha, and Lazarus dwell at" for "Where did
+	// Lazarus live?". For these two rules an entry's word that is the base
+	// form of an asked word counts as the word, and for the where-rule one
+	// WordNet relates to it too (Expand: a synonym or derivation, as for a
+	// named person's entries in scoreEntries), when the entry names the
+	// person the question names, if it names one; the other echoes match
+	// words. A who-question asks a relation, and WordNet's relatives of a
+	// relation mislead: "father" is a synonym of "mother" as verbs.
 	var kin map[int32]echoed
-	if where {
-		kin = r.relatedEchoes(query, q, w, entityTerms, func(t int32) bool { _, ok := topics[t]; return ok })
+	if who || where {
+		kin = r.relatedEchoes(query, q, w, entityTerms, where, func(t int32) bool { _, ok := topics[t]; return ok })
 	}
 	for e, x := range echo {
 		re := &r.entries[e]
 		k := kin[e]
-		if k.entity {
+		useKin := k.terms > 0 && (k.entity || !namesEntity)
+		if useKin {
 			x.mass += k.asked
 			x.asked += k.asked
 			x.terms += k.terms
@@ -844,8 +861,8 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 			continue
 		}
-		if k.entity {
-			// Related words are the where-rule's evidence, no echo's.
+		if useKin {
+			// Related words are the two rules' evidence, no echo's.
 			x = echo[e]
 			if x.terms < minEchoTerms {
 				continue
@@ -891,12 +908,13 @@ type echoed struct {
 // relatedEchoes returns, for the entries of topics the query does not
 // name (named), what their own phrases hold of the query's asked words
 // (q and w as queryTerms gives them, less the named persons' terms) by
-// WordNet's relatives alone (relatedTerms), each word held whole: the
-// where-rule asks whether the phrase says what the question asks, and
-// "dwell" says "live"; entity: the phrase also holds a named person's
-// term.
-func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityTerms []int32, named func(topic int32) bool) map[int32]echoed {
-	related := r.relatedTerms(query, q)
+// the base forms of their words and, with relatives, WordNet's relatives
+// (relatedTerms) alone, each word held whole: the who- and where-rules
+// ask whether the phrase says what the question asks, and "builds" says
+// "built", "dwell" "live"; entity: the phrase also holds a named
+// person's term.
+func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityTerms []int32, relatives bool, named func(topic int32) bool) map[int32]echoed {
+	related := r.relatedTerms(query, q, relatives, true)
 	if related == nil {
 		return nil
 	}

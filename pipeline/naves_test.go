@@ -151,6 +151,7 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who is the Holy Spirit and what does he do?", "HOLY SPIRIT", ""}, // a title of two words is the subject
 		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
 		{"Who was Solomon's father?", "SOLOMON", ""},                       // not PHARAOH's "Father-in-law of Solomon", nor ABINADAB's "Father of one of Solomon's purveyors"
+		{"Who built the ark?", "NOAH", "Builds an ark"},                    // "built" is WordNet's form of "build"; not ARK's title
 		// A where-question asks for a place the same way.
 		{"Where did Noah's ark come to rest?", "ARARAT", "came to rest"},       // not NOAH's "Builds an ark"
 		{"Where did Lazarus live?", "BETHANY", "Lazarus dwell at"},             // "live" is WordNet's synonym of "dwell"
