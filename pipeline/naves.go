@@ -573,9 +573,12 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 
 // relatedTerms returns, for each of the query's terms (ids, as
 // queryTerms gives them), the router's terms Expand relates to its word
-// (with relatives) and those of its base forms (with bases: Base),
-// at their weight (capped at maxExpansionWeight); nil without Expand.
-func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, bases bool) []map[int32]float64 {
+// (with relatives), at their weight (capped at maxExpansionWeight); nil
+// without Expand. With echoes (the who- and where-rules' relatedEchoes)
+// the terms of its base forms (Base) are added, and a relative of more
+// than one word is left out: its words apart are no relative ("come
+// across" of "meet" is no "come").
+func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, echoes bool) []map[int32]float64 {
 	if r.Expand == nil {
 		return nil
 	}
@@ -599,14 +602,14 @@ func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, bases bo
 			if relatives {
 				rels = r.Expand.Related(word)
 			}
-			if bases && r.Base != nil {
+			if echoes && r.Base != nil {
 				for _, b := range r.Base(word) {
 					rels = append(rels, Related{Word: b, Weight: maxExpansionWeight})
 				}
 			}
 			for _, rel := range rels {
 				weight := min(rel.Weight, maxExpansionWeight)
-				if weight <= 0 {
+				if weight <= 0 || echoes && strings.ContainsAny(rel.Word, " _") {
 					continue
 				}
 				r.an.terms(rel.Word, func(rt string) {
