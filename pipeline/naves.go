@@ -859,7 +859,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		answers := who && holds && (x.entity && object || !namesEntity) && r.person(title) &&
 			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) ||
 			where && holds && (x.entity || !namesEntity) && r.located(e)
-		if answers && len(re.verses) > 0 && r.relates(e, append(askedTerms, k.ids...), entityTerms) {
+		if answers && len(re.verses) > 0 && r.relates(e, slices.Concat(askedTerms, k.ids), entityTerms) {
 			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
 			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 			continue
@@ -945,7 +945,6 @@ func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityT
 	}
 	for e, x := range out {
 		x.entity = slices.ContainsFunc(r.entries[e].own, func(id int32) bool { return slices.Contains(entityTerms, id) })
-		x.mass = x.asked
 		out[e] = x
 	}
 	return out
