@@ -712,7 +712,10 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	rest := strings.Join(words[1:], " ")
 	// names: the words of a subject of several names ("Esau and Jacob",
 	// "Mary, Martha, and Lazarus"), or one.
-	names := max(g.leadingNames(words), 1)
+	lead := g.leadingNames(words)
+	names := max(lead, 1)
+	// verb: the present verb after them, when the phrase has one.
+	verb := g.presentVerb(lw(names), names > 1)
 	switch {
 	case prepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
 		// BIRDS' "What species were unclean" is a question Nave's
@@ -758,11 +761,11 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	case first == "not" && len(words) > 1:
 		// MILLSTONE's "Not to be taken as a pledge".
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
-	case g.leadingNames(words) > 0 && g.presentVerb(lw(names), names > 1) != "":
+	case lead > 0 && verb != "":
 		// GOLIATH's "David kills Goliath with a" (sling), BETHANY's "Mary,
 		// Martha, and Lazarus dwell at": the phrase has its own subject,
 		// names, and its verb follows.
-		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), joinWords(g.pastTense(g.presentVerb(lw(names), names > 1)), g.inPast(strings.Join(words[names+1:], " "))))}, true
+		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), joinWords(g.pastTense(verb), g.inPast(strings.Join(words[names+1:], " "))))}, true
 	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] || g.regularBase(lw(names)) != "" && lw(names+1) == "by"):
 		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God),
 		// ISAAC's "Esau and Jacob born to".

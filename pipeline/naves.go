@@ -959,10 +959,7 @@ func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityT
 // no person named, any place will do.
 func (r *NaveRouter) relates(e int32, asked, named []int32) bool {
 	re := &r.entries[e]
-	_, own, found := cutLast(re.sense, " — ")
-	if !found {
-		own = re.sense
-	}
+	own := re.ownPhrase()
 	var askedAt, namedAt []int
 	alone := map[int32]bool{}
 	for i, w := range strings.Fields(own) {
@@ -999,6 +996,15 @@ func (r *NaveRouter) relates(e int32, asked, named []int32) bool {
 	return false
 }
 
+// ownPhrase is the entry's own phrase, without its parents' ("Jonah
+// would flee to" of "4. … — Jonah would flee to").
+func (re *routeEntry) ownPhrase() string {
+	if _, own, found := cutLast(re.sense, " — "); found {
+		return own
+	}
+	return re.sense
+}
+
 // located reports whether an entry says what happened at its topic, a
 // place: the topic is one (Place: WordNet files it so), or, of a name
 // WordNet does not know as a person's, the entry's own phrase ends in a
@@ -1017,11 +1023,7 @@ func (r *NaveRouter) located(e int32) bool {
 	if r.Person != nil && r.Person(title) {
 		return false
 	}
-	_, own, found := cutLast(re.sense, " — ")
-	if !found {
-		own = re.sense
-	}
-	words := strings.Fields(own)
+	words := strings.Fields(re.ownPhrase())
 	return len(words) > 1 && prepositions[strings.ToLower(words[len(words)-1])]
 }
 
