@@ -857,12 +857,28 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		holds := 2*x.asked >= asked && x.asked > 0
 		title := r.topics[re.topic].title
 		answers := who && holds && (x.entity && object || !namesEntity) && r.person(title) &&
-			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0])) ||
+			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0]) || describes(re.sense)) ||
 			where && holds && (x.entity || !namesEntity) && r.located(e)
-		if answers && len(re.verses) > 0 && r.relates(e, slices.Concat(askedTerms, k.ids), entityTerms) {
+		if answers && r.relates(e, slices.Concat(askedTerms, k.ids), entityTerms) {
 			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
-			cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
-			continue
+			if len(re.verses) > 0 {
+				cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
+				continue
+			}
+			// A person's description answers as its entries: HANNAH's
+			// "(The mother of Samuel)" for "Who was Samuel's mother?",
+			// STEPHEN's "(A Christian martyr)" lists no verses; the
+			// topic's own entries tell of the person it describes.
+			if rt := r.topics[re.topic]; e == rt.first && describes(re.sense) {
+				for f := rt.first + 1; f < rt.end; f++ {
+					if len(r.entries[f].verses) > 0 && !r.entries[f].key {
+						// Of them, those that say more of the question
+						// ("Samuel born to") come first.
+						cands = append(cands, routeCand{entry: f, via: re.topic, score: s + whoTieBreak*echo[f].mass/qmass, echo: true})
+					}
+				}
+				continue
+			}
 		}
 		if useKin {
 			// Related words are the two rules' evidence, no echo's.
@@ -1061,20 +1077,30 @@ func (r *NaveRouter) objectNamed(query string, ids []int32) bool {
 	ws := questionWords(query)
 	for i, w := range ws {
 		base := unpossessed(w)
-		named := false
-		r.an.terms(base, func(t string) {
-			id, ok := r.terms[t]
-			named = named || ok && slices.Contains(ids, id)
-		})
 		switch {
-		case !named:
+		case !r.namedWord(w, ids):
 		case base != w:
 			return true
 		case i > 0 && !beForms[ws[i-1]] && (r.Noun == nil || !r.Noun(ws[i-1])):
 			return true
+		case i+1 < len(ws) && r.Noun != nil && r.Noun(ws[i+1]) && !r.namedWord(ws[i+1], ids):
+			// A name before a noun qualifies it: "the first Christian
+			// martyr", "Moses wife" (its apostrophe dropped) ask for the
+			// martyr and the wife.
+			return true
 		}
 	}
 	return false
+}
+
+// namedWord reports whether a question word is one of the terms ids.
+func (r *NaveRouter) namedWord(w string, ids []int32) bool {
+	named := false
+	r.an.terms(unpossessed(w), func(t string) {
+		id, ok := r.terms[t]
+		named = named || ok && slices.Contains(ids, id)
+	})
+	return named
 }
 
 // Titled reports whether a term (Snowball-stemmed, as the indexes stem)

@@ -152,6 +152,9 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
 		{"Who was Solomon's father?", "SOLOMON", ""},                       // not PHARAOH's "Father-in-law of Solomon", nor ABINADAB's "Father of one of Solomon's purveyors"
 		{"Who built the ark?", "NOAH", "Builds an ark"},                    // "built" is WordNet's form of "build"; not ARK's title
+		{"Who was Samuel's mother?", "HANNAH", "Samuel born to"},           // HANNAH's "(The mother of Samuel)" lists no verses: her entries answer, those naming Samuel first
+		{"Who was the first Christian martyr?", "STEPHEN", ""},             // a name before a noun qualifies it; STEPHEN's "(A Christian martyr)" is said of him, not of CHRISTIAN
+		{"who was moses wife", "ZIPPORAH", "Wife of Moses"},                // a possessor without its apostrophe
 		// A where-question asks for a place the same way.
 		{"Where did Noah's ark come to rest?", "ARARAT", "came to rest"},                        // not NOAH's "Builds an ark"
 		{"Where did Lazarus live?", "BETHANY", "Lazarus dwell at"},                              // "live" is WordNet's synonym of "dwell"
