@@ -327,6 +327,15 @@ func TestAnswerReads(t *testing.T) {
 		// NOAH's "Builds an ark"): ARK's title came first, and its verses
 		// were 1 Peter 3:20's.
 		{"who did", "Who built the ark?", []string{"Genesis 6:14-16", "Genesis 6:22", "Hebrews 11:7"}},
+		// "Lot" is as often the common word as the man, so LOT was read
+		// as a theme and its listing answered with Genesis 19:15; "Lot’s"
+		// is always the man's, in the KJV as in the question, typed
+		// with a plain or a phone's curly apostrophe.
+		{"possessed name", "what happened to lot's wife", []string{"Genesis 19:26"}},
+		{"possessed name, curly", "What happened to Lot’s wife?", []string{"Genesis 19:26"}},
+		// A person's description lists no verses: HANNAH's "(The mother
+		// of Samuel)" now answers with her entries, SAMUEL's came first.
+		{"description", "Who was Samuel's mother?", []string{"1 Samuel 1:20"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

@@ -124,6 +124,19 @@ func (r *Retriever) namesProper(text string) bool {
 	return slices.ContainsFunc(questionWords(text), func(w string) bool { return r.proper[unpossessed(w)] > 0 })
 }
 
+// possessesName reports whether the question writes a topic's title word
+// as a possessor the KJV writes as a name: "Lot" is as often "a lot" as
+// the man (namesEntity), but "lot's wife" is his, as "Lot’s" with its
+// capital is in every verse that writes it. A word that is a name
+// anyway is no name here when namesEntity says so ("God's way": GOD is
+// in too many verses to be a question's subject).
+func (r *Retriever) possessesName(question, title string) bool {
+	tw := titleWord(title)
+	return !r.names[tw] && r.proper[tw+"’s"] > 0 && slices.ContainsFunc(questionWords(question), func(w string) bool {
+		return w == tw+"'s"
+	})
+}
+
 // unpossessed is a question word without its possessive ending: "saul's"
 // and "moses'" are the names.
 func unpossessed(w string) string {

@@ -82,6 +82,8 @@ func asksParticular(q string, g *grammar) bool {
 
 // questionWords are a question's words in lower case, punctuation dropped.
 func questionWords(q string) []string {
+	// A phone's keyboard writes the apostrophe curly ("Moses’ brother").
+	q = strings.ReplaceAll(q, "’", "'")
 	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
 }
 
