@@ -106,6 +106,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		return nil, err
 	}
 	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
+	r.learnAliasedNames(wn, router.Titles())
 	router.Entity = r.namesEntity
 	router.Place = func(title string) bool { return namesPlace(wn, title) }
 	router.Person = func(title string) bool { return namesPerson(wn, title) }

@@ -39,7 +39,7 @@ const (
 // too ("In all this Job sinned not"). A question that writes such a
 // person's name in lower case after a determiner ("I lost my job") uses
 // the common word (commonName).
-func properNames(vs []corpus.Verse) (proper map[string]int, all, determined map[string]bool) {
+func properNames(vs []corpus.Verse) (proper map[string]int, all, determined, rare map[string]bool) {
 	type count struct{ upper, lower, verses int }
 	counts := map[string]*count{}
 	determined = map[string]bool{}
@@ -80,8 +80,11 @@ func properNames(vs []corpus.Verse) (proper map[string]int, all, determined map[
 			opens = strings.ContainsAny(f[len(f)-1:], ".?!:;") || strings.HasPrefix(f, "(")
 		}
 	}
-	proper, all = map[string]int{}, map[string]bool{}
+	proper, all, rare = map[string]int{}, map[string]bool{}, map[string]bool{}
 	for w, c := range counts {
+		if c.upper > 0 && c.upper < properMin && c.lower == 0 {
+			rare[w] = true
+		}
 		if c.upper >= properMin && float64(c.upper) >= properShare*float64(c.upper+c.lower) {
 			all[w] = true
 			if float64(c.verses) <= maxProperVerses*float64(len(vs)) {
@@ -89,7 +92,23 @@ func properNames(vs []corpus.Verse) (proper map[string]int, all, determined map[
 			}
 		}
 	}
-	return proper, all, determined
+	return proper, all, determined, rare
+}
+
+// learnAliasedNames makes names of the rare capitals (properNames) that
+// a Nave's title gives beside a modern name WordNet knows as a place or a
+// person: the KJV writes Melita once (Acts 28:1), too seldom to tell a
+// name from an odd capital, and Nave's titles it MELITA (MALTA).
+func (r *Retriever) learnAliasedNames(wn *wordnet.WordNet, titles []string) {
+	for _, t := range titles {
+		w := titleWord(t)
+		if !r.rare[w] || r.proper[w] > 0 {
+			continue
+		}
+		if slices.ContainsFunc(titleNames(t)[1:], func(alias string) bool { return namesPlace(wn, alias) || namesPerson(wn, alias) }) {
+			r.proper[w] = 1
+		}
+	}
 }
 
 // endsPhrase reports whether a white-space field ends in punctuation, so

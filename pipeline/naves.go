@@ -186,6 +186,15 @@ func LoadNaveRouter(ctx context.Context, st *store.Store) (*NaveRouter, error) {
 	return NewNaveRouter(topics, KeyPassages()), nil
 }
 
+// Titles are the titles of the router's topics, in Nave's order.
+func (r *NaveRouter) Titles() []string {
+	out := make([]string, len(r.topics))
+	for i, t := range r.topics {
+		out[i] = t.title
+	}
+	return out
+}
+
 // KeyPassages are the key passages of corpus/topics by upper-case Nave's
 // title, for NewNaveRouter.
 func KeyPassages() map[string][]corpus.Reference {

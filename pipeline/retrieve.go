@@ -133,10 +133,13 @@ type Retriever struct {
 	names  map[string]bool // every word the KJV writes as a name
 	// determined are the names the KJV gives an article (properNames).
 	determined map[string]bool
-	speller    *speller     // names as people misspell them (respell.go)
-	phrase     *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
-	senses     *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
-	bridge     *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
+	// rare are the words the KJV always capitalises but too seldom to be
+	// names by that alone (properNames, learnAliasedNames).
+	rare    map[string]bool
+	speller *speller     // names as people misspell them (respell.go)
+	phrase  *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
+	senses  *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	bridge  *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -214,10 +217,10 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	for i, v := range vs {
 		kjv[i] = v.Text
 	}
-	proper, names, determined := properNames(vs)
+	proper, names, determined, rare := properNames(vs)
 	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
-		determined: determined,
-		speller:    newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
+		determined: determined, rare: rare,
+		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 
 // WithoutWeb returns a retriever like r whose lexical index leaves out the
