@@ -766,9 +766,12 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// Martha, and Lazarus dwell at": the phrase has its own subject,
 		// names, and its verb follows.
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), joinWords(g.pastTense(verb), g.inPast(strings.Join(words[names+1:], " "))))}, true
-	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] || g.regularBase(lw(names)) != "" && lw(names+1) == "by"):
+	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] ||
+		g.regularBase(lw(names)) != "" && (lw(names+1) == "by" || prepositions[lw(names+1)] && g.firstObject(lw(names)))):
 		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God),
-		// ISAAC's "Esau and Jacob born to".
+		// ISAAC's "Esau and Jacob born to", MELITA's "Paul shipwrecked on
+		// the coast of": a verb whose first sense takes an object, then a
+		// preposition, is passive; "Jesus prayed in" is not.
 		be := "was "
 		if names > 1 || g.plural(words[0]) {
 			be = "were "
@@ -942,6 +945,8 @@ func titleCaps(w string, first bool) string {
 // "MELCHIZEDEK" → "Melchizedek", "LORD'S SUPPER" → "Lord's Supper",
 // "JESUS, THE CHRIST" → "Jesus".
 func topicSubject(topic string) string {
+	// "MELITA (MALTA)", "JUDAS (JUDE)": the other name is Nave's note.
+	topic, _, _ = strings.Cut(topic, "(")
 	topic, _, _ = strings.Cut(topic, ",")
 	words := strings.Fields(topic)
 	for i, w := range words {

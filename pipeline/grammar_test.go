@@ -51,6 +51,10 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
 		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
 		{"Isaac", "Esau and Jacob born to", "Esau and Jacob were born to Isaac"},
+		// A verb that always takes an object, then a preposition, is
+		// passive after a name too: "was Jesus betrayed in" read before.
+		{"Gethsemane", "Jesus betrayed in", "Jesus was betrayed in Gethsemane"},
+		{"Melita", "Paul shipwrecked on the coast of", "Paul was shipwrecked on the coast of Melita"},
 		// Several names take the verb's base form, a list of them too.
 		{"Bethany", "Mary, Martha, and Lazarus dwell at", "Mary, Martha, and Lazarus dwelt at Bethany"},
 		{"Nazareth", "Joseph and Mary live at", "Joseph and Mary lived at Nazareth"},
@@ -196,4 +200,22 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},
 		{"Tabernacle", "Most Holy Place", "the Most Holy Place"},
 	})
+}
+
+// TestTopicSubject: a title as a sentence's subject is its first name, in
+// title case, without Nave's other name or inversion.
+func TestTopicSubject(t *testing.T) {
+	t.Parallel()
+	for title, want := range map[string]string{
+		"MELCHIZEDEK":          "Melchizedek",
+		"JESUS, THE CHRIST":    "Jesus",
+		"LORD'S SUPPER":        "Lord's Supper",
+		"MELITA (MALTA)":       "Melita",
+		"JUDAS (JUDE)":         "Judas",
+		"ZACCHAEUS (ZACCHEUS)": "Zacchaeus",
+	} {
+		if got := topicSubject(title); got != want {
+			t.Errorf("topicSubject(%q) = %q, want %q", title, got, want)
+		}
+	}
 }

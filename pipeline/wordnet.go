@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -110,6 +111,27 @@ func (g *grammar) objectOnly(w string) bool {
 		}
 	}
 	return frames > 0
+}
+
+// firstObject reports whether the regular past form w is of a verb whose
+// first sense takes a direct object in every frame WordNet gives it
+// ("shipwrecked": to ruin a ship; "betrayed"), though a later sense may
+// stand alone ("suffer failure"): said of a name before a
+// preposition ("Paul shipwrecked on the coast of"), the name is what it
+// was done to. "Died", "prayed", "preached" stand alone first.
+func (g *grammar) firstObject(w string) bool {
+	base := g.regularBase(w)
+	if base == "" {
+		return false
+	}
+	for _, l := range g.wn.Lookup(base) {
+		if l.POS != wordnet.Verb || l.Lemma != base || len(l.Senses) == 0 {
+			continue
+		}
+		fs := l.Senses[0].Frames
+		return len(fs) > 0 && !slices.ContainsFunc(fs, func(f int) bool { return !objectFrames[f] })
+	}
+	return false
 }
 
 // objectFrames are the frames(5WN) with a direct object: "Somebody ----s
