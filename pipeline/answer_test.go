@@ -336,6 +336,10 @@ func TestAnswerReads(t *testing.T) {
 		// A person's description lists no verses: HANNAH's "(The mother
 		// of Samuel)" now answers with her entries, SAMUEL's came first.
 		{"description", "Who was Samuel's mother?", []string{"1 Samuel 1:20"}},
+		// A who-question asks for another than the person it names as a
+		// verb's object: JESUS' "Parable of the barren fig tree" told of
+		// him; the search's Luke 19:4 answers.
+		{"object", "who climbed a tree to see jesus", []string{"Luke 19:2-4"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

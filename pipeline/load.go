@@ -112,6 +112,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Person = func(title string) bool { return namesPerson(wn, title) }
 	router.Base = wn.BaseForms
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
+	router.Verb = func(w string) bool { return wn.Has(w, wordnet.Verb) }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common
 	r.Router = router

@@ -83,6 +83,9 @@ type NaveRouter struct {
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
 	Noun func(word string) bool
+	// Verb reports whether a lower-case word is a verb as written (nil:
+	// none is).
+	Verb func(word string) bool
 	// Common reports whether a lower-case word is, in modern English,
 	// first of all a common word ("job", "john", "ham") rather than the
 	// name a Nave's title gives it; nil: never. Such a word written in
@@ -820,7 +823,8 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		}
 	}
 	who, where := asksWho(query), asksWhere(query)
-	object := who && r.objectNamed(query, entityTerms)
+	object, possessed := r.objectNamed(query, entityTerms)
+	object = object && who
 	// An entry says in its own words what a who- or where-question asks
 	// in the asker's: NOAH's "Builds an ark" for "Who built the ark?",
 	// BETHANY's "Mary, Martha, and Lazarus dwell at" for "Where did
@@ -913,6 +917,17 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 				}
 			}
 		}
+	}
+	if object && !possessed {
+		// "Who climbed a tree to see Jesus?" asks for another than the
+		// person it names as an object: that person's entries tell of
+		// him ("Parable of the barren fig tree"), and answer nothing. A
+		// possessor's may ("Who was Solomon's father?": SOLOMON's "Son
+		// of David by Bath-sheba").
+		cands = slices.DeleteFunc(cands, func(c routeCand) bool {
+			_, named := topics[c.via]
+			return named && r.Entity(r.topics[c.via].title)
+		})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pipeline: route: %w", err)
@@ -1077,29 +1092,42 @@ func asksWhere(query string) bool {
 // asks about ("Who was Jezebel?").
 var beForms = map[string]bool{"be": true, "am": true, "is": true, "are": true, "was": true, "were": true, "been": true}
 
+// auxiliaries are the verbs after which a name is the subject of the
+// verb the question asks with ("Who did Jesus raise from the dead?").
+var auxiliaries = map[string]bool{"did": true, "does": true, "do": true, "will": true, "would": true,
+	"could": true, "can": true, "should": true, "shall": true, "has": true, "had": true, "have": true}
+
 // objectNamed reports whether the question names a person (one of the
 // terms ids) as the object of what it asks: after a preposition or a
 // verb ("the mother of Jesus", "Who baptized Jesus?") or as a possessor
-// ("Ruth's husband"). A name after a form of "be" or a noun is the
-// person asked about ("Who was King Hezekiah?").
-func (r *NaveRouter) objectNamed(query string, ids []int32) bool {
+// ("Ruth's husband"), possessed then (after "of" too, and before a noun
+// it qualifies). A name after a form of "be" or a noun is the person
+// asked about ("Who was King Hezekiah?").
+func (r *NaveRouter) objectNamed(query string, ids []int32) (object, possessed bool) {
 	ws := questionWords(query)
 	for i, w := range ws {
 		base := unpossessed(w)
 		switch {
 		case !r.namedWord(w, ids):
 		case base != w:
-			return true
+			return true, true
+		case i > 0 && auxiliaries[ws[i-1]]:
+			// "Who did Moses marry?": the name is the subject.
 		case i > 0 && !beForms[ws[i-1]] && (r.Noun == nil || !r.Noun(ws[i-1])):
-			return true
+			// "The father of Solomon" is Solomon's father.
+			return true, ws[i-1] == "of"
+		case i > 1 && ws[i-2] == "to" && r.Verb != nil && r.Verb(ws[i-1]):
+			// An infinitive's object, though its verb is a noun too: "to
+			// see Jesus" (the Holy See).
+			return true, false
 		case i+1 < len(ws) && r.Noun != nil && r.Noun(ws[i+1]) && !r.namedWord(ws[i+1], ids):
 			// A name before a noun qualifies it: "the first Christian
 			// martyr", "Moses wife" (its apostrophe dropped) ask for the
 			// martyr and the wife.
-			return true
+			return true, true
 		}
 	}
-	return false
+	return false, false
 }
 
 // namedWord reports whether a question word is one of the terms ids.

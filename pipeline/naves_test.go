@@ -149,7 +149,7 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who was thrown into the lions' den?", "DANIEL", "lions' den"},    // no name: not DENS or LION
 		{"Who was King Hezekiah?", "HEZEKIAH", ""},                         // after a noun, the name is asked about
 		{"Who is the Holy Spirit and what does he do?", "HOLY SPIRIT", ""}, // a title of two words is the subject
-		{"Who denied Jesus three times?", "JESUS, THE CHRIST", ""},         // PILATE's "the time of Jesus' ministry" holds too little
+		{"Who did Moses marry?", "MOSES", "marries his daughter Zipporah"}, // after "did" the name is the subject: its entries stay
 		{"Who was Solomon's father?", "SOLOMON", ""},                       // not PHARAOH's "Father-in-law of Solomon", nor ABINADAB's "Father of one of Solomon's purveyors"
 		{"Who built the ark?", "NOAH", "Builds an ark"},                    // "built" is WordNet's form of "build"; not ARK's title
 		{"Who was Samuel's mother?", "HANNAH", "Samuel born to"},           // HANNAH's "(The mother of Samuel)" lists no verses: her entries answer, those naming Samuel first
