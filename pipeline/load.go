@@ -113,6 +113,8 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Base = wn.BaseForms
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
 	router.Verb = func(w string) bool { return wn.Has(w, wordnet.Verb) }
+	places := placeDefinitions(wn)
+	router.Defines = func(w string) []string { return places[w] }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }
 	router.Common = r.Common
 	r.Router = router

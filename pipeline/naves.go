@@ -79,6 +79,11 @@ type NaveRouter struct {
 	// reads "built" as "build", as Nave's narrates "Builds an ark"
 	// (relatedEchoes).
 	Base func(word string) []string
+	// Defines gives the places whose WordNet definition uses a word
+	// (placeDefinitions; nil: none): the where-rule reads BETHLEHEM's
+	// "Birthplace of Jesus" for "born", "the place where someone was
+	// born".
+	Defines func(word string) []string
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -617,6 +622,11 @@ func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, echoes b
 			if echoes && r.Base != nil {
 				for _, b := range r.Base(word) {
 					rels = append(rels, Related{Word: b, Weight: maxExpansionWeight})
+				}
+			}
+			if echoes && relatives && r.Defines != nil {
+				for _, d := range r.Defines(word) {
+					rels = append(rels, Related{Word: d, Weight: maxExpansionWeight})
 				}
 			}
 			for _, rel := range rels {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/selahdev/selah/corpus/wordnet"
 )
@@ -187,6 +188,35 @@ func firstNounLexFile(wn *wordnet.WordNet, w string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// placeDefinitions maps each word of the definition of a WordNet place
+// (a noun.location synset: its gloss up to the first ';' or example) to
+// the one-word lemmas it defines: "born" to "birthplace", "the place
+// where someone was born". A where-question asks for a place in the
+// words such a definition uses, and Nave's names it by the defined word
+// (BETHLEHEM's "Birthplace of Jesus"): WordNet's own bridge between them.
+func placeDefinitions(wn *wordnet.WordNet) map[string][]string {
+	out := map[string][]string{}
+	_ = wn.EachSynset(func(s *wordnet.Synset) error {
+		if s.POS != wordnet.Noun || s.LexFile != lexNounLocation {
+			return nil
+		}
+		def, _, _ := strings.Cut(s.Gloss, ";")
+		def, _, _ = strings.Cut(def, "\"")
+		for _, w := range strings.FieldsFunc(strings.ToLower(def), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if isStop(w) {
+				continue
+			}
+			for _, l := range s.Words {
+				if !strings.Contains(l, " ") && !slices.Contains(out[w], strings.ToLower(l)) {
+					out[w] = append(out[w], strings.ToLower(l))
+				}
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // namesPlace reports whether a Nave's title names a place: WordNet's
