@@ -796,6 +796,13 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// "God's Dwelling Place": the possessive is its article.
 		return clause{kind: clauseTopic, text: strings.Join(words, " ")}, true
 	}
+	if lex, ok := firstNounLexFile(g.wn, first); ok && lex == lexNounLocation && len(words) > 2 && words[1] == "of" && !strings.HasSuffix(words[0], ",") && !g.properName(words[0]) &&
+		!slices.ContainsFunc(words, func(w string) bool { return strings.TrimRight(w, ",") == subject }) {
+		// BETHLEHEM's "Birthplace of Jesus", KEDESH's "Home of Barak": a
+		// place noun of another says what the subject, a place, was
+		// (not "Place of, in camp and march", GAD's own).
+		return clause{kind: clausePredicate, text: "was the " + c.lowerFirst(words)}, true
+	}
 	if len(words) > 1 && startsUpper(words[1]) {
 		// "Holy Spirit given to the apostles": a name stays as it is.
 		return clause{kind: clauseTopic, text: "the " + strings.Join(words, " ")}, true

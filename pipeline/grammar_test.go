@@ -62,6 +62,11 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Jesus", "Dines with Simon", "dined with Simon"},
 		{"Jesus", "Washes the disciples' feet", "washed the disciples' feet"},
 		{"Solomon", "Has seven-hundred wives and three-hundred concubines ; with", "had seven-hundred wives and three-hundred concubines"},
+		// A place noun of another is what a place was; of the place
+		// itself ("Place of, in camp and march") it is no predicate.
+		{"Bethlehem", "Birthplace of Jesus", "was the birthplace of Jesus"},
+		{"Ramah", "Home of Samuel", "was the home of Samuel"},
+		{"Gad", "Place of, in camp and march", "the place of Gad, in camp and march"},
 		// Be and have in the present are said in the past.
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
