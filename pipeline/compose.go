@@ -937,6 +937,10 @@ func allCaps(s string) bool {
 // titleCaps writes a word in capitals ("WEEKS") in title case ("Weeks"),
 // small words ("OF") in lower case unless first.
 func titleCaps(w string, first bool) string {
+	if rest, ok := strings.CutPrefix(w, "("); ok {
+		// Nave's other name: "MELITA (MALTA)" is "Melita (Malta)".
+		return "(" + titleCaps(rest, true)
+	}
 	if !allCaps(w) || utf8.RuneCountInString(w) < 2 {
 		return w
 	}

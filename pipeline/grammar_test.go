@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 
@@ -138,19 +139,28 @@ func TestPlural(t *testing.T) {
 	}
 }
 
-// A topic named as a label keeps its whole title: an inverted title's
-// tail is part of the name ("AGE, OLD" is not AGE), ", THE" is not.
-func TestTopicLabel(t *testing.T) {
+// TestTopicNames: a topic named as a label keeps its whole title: an
+// inverted title's tail is part of the name ("AGE, OLD" is not AGE),
+// ", THE" is not. As a sentence's subject it is its first name, without
+// Nave's other name or the inversion ("" here: the label's).
+func TestTopicNames(t *testing.T) {
 	t.Parallel()
-	for title, want := range map[string]string{
-		"FLOOD":         "Flood",
-		"AGE, OLD":      "Age, Old",
-		"SICK, THE":     "Sick",
-		"LORD'S SUPPER": "Lord's Supper",
-		"WORD OF GOD":   "Word of God",
+	for _, tt := range []struct{ title, label, subject string }{
+		{"FLOOD", "Flood", ""},
+		{"AGE, OLD", "Age, Old", "Age"},
+		{"SICK, THE", "Sick", ""},
+		{"LORD'S SUPPER", "Lord's Supper", ""},
+		{"WORD OF GOD", "Word of God", ""},
+		{"JESUS, THE CHRIST", "Jesus, the Christ", "Jesus"},
+		{"MELITA (MALTA)", "Melita (Malta)", "Melita"},
+		{"JUDAS (JUDE)", "Judas (Jude)", "Judas"},
 	} {
-		if got := topicLabel(title); got != want {
-			t.Errorf("topicLabel(%q) = %q, want %q", title, got, want)
+		if got := topicLabel(tt.title); got != tt.label {
+			t.Errorf("topicLabel(%q) = %q, want %q", tt.title, got, tt.label)
+		}
+		want := cmp.Or(tt.subject, tt.label)
+		if got := topicSubject(tt.title); got != want {
+			t.Errorf("topicSubject(%q) = %q, want %q", tt.title, got, want)
 		}
 	}
 }
@@ -205,22 +215,4 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},
 		{"Tabernacle", "Most Holy Place", "the Most Holy Place"},
 	})
-}
-
-// TestTopicSubject: a title as a sentence's subject is its first name, in
-// title case, without Nave's other name or inversion.
-func TestTopicSubject(t *testing.T) {
-	t.Parallel()
-	for title, want := range map[string]string{
-		"MELCHIZEDEK":          "Melchizedek",
-		"JESUS, THE CHRIST":    "Jesus",
-		"LORD'S SUPPER":        "Lord's Supper",
-		"MELITA (MALTA)":       "Melita",
-		"JUDAS (JUDE)":         "Judas",
-		"ZACCHAEUS (ZACCHEUS)": "Zacchaeus",
-	} {
-		if got := topicSubject(title); got != want {
-			t.Errorf("topicSubject(%q) = %q, want %q", title, got, want)
-		}
-	}
 }
