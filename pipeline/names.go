@@ -151,7 +151,7 @@ func (r *Retriever) namesProper(text string) bool {
 // in too many verses to be a question's subject).
 func (r *Retriever) possessesName(question, title string) bool {
 	tw := titleWord(title)
-	return !r.names[tw] && r.proper[tw+"’s"] > 0 && slices.ContainsFunc(questionWords(question), func(w string) bool {
+	return !r.names[tw] && r.proper[tw+"’s"]+r.proper[tw+"'s"] > 0 && slices.ContainsFunc(questionWords(question), func(w string) bool {
 		return w == tw+"'s"
 	})
 }

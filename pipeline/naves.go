@@ -936,7 +936,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		// of David by Bath-sheba").
 		cands = slices.DeleteFunc(cands, func(c routeCand) bool {
 			_, named := topics[c.via]
-			return named && r.Entity(r.topics[c.via].title)
+			return named && r.Entity != nil && r.Entity(r.topics[c.via].title)
 		})
 	}
 	if err := ctx.Err(); err != nil {
