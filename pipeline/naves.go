@@ -833,8 +833,10 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		}
 	}
 	who, where := asksWho(query), asksWhere(query)
-	object, possessed := r.objectNamed(query, entityTerms)
-	object = object && who
+	var object, possessed bool
+	if who {
+		object, possessed = r.objectNamed(query, entityTerms)
+	}
 	// An entry says in its own words what a who- or where-question asks
 	// in the asker's: NOAH's "Builds an ark" for "Who built the ark?",
 	// BETHANY's "Mary, Martha, and Lazarus dwell at" for "Where did
