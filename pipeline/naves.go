@@ -84,6 +84,11 @@ type NaveRouter struct {
 	// "Birthplace of Jesus" for "born", "the place where someone was
 	// born".
 	Defines func(word string) []string
+	// Variants gives the other spellings WordNet gives a lower-case word
+	// (spellingVariants; nil: none): Nave's spells as Americans do
+	// (NEIGHBOR, JUDGMENT, LABOR), people and the KJV often do not
+	// ("how can I be a good neighbour").
+	Variants func(word string) []string
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -588,6 +593,56 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 	return ids, weights, names, mass
 }
 
+// navesSpelling returns query with each word written as Nave's writes it
+// most, when WordNet gives it another spelling ("neighbour" is NEIGHBOR;
+// "judgement", which Nave's writes twice, is JUDGMENT); query itself when
+// there is none.
+func (r *NaveRouter) navesSpelling(query string) string {
+	if r.Variants == nil {
+		return query
+	}
+	// rarity is the idf of a word's term in Nave's, maxIDF when Nave's
+	// never uses it.
+	rarity := func(w string) float64 {
+		idf := r.maxIDF
+		r.an.terms(w, func(t string) {
+			if id, ok := r.terms[t]; ok {
+				idf = r.idf[id]
+			}
+		})
+		return idf
+	}
+	var b strings.Builder
+	rest := query
+	changed := false
+	for _, w := range letterRuns(query) {
+		i := strings.Index(rest, w)
+		b.WriteString(rest[:i])
+		rest = rest[i+len(w):]
+		lw := strings.ToLower(w)
+		best, least := "", rarity(lw)
+		for _, v := range r.Variants(lw) {
+			if x := rarity(v); x < least {
+				best, least = v, x
+			}
+		}
+		if best == "" {
+			b.WriteString(w)
+			continue
+		}
+		if lw != w {
+			best = strings.ToUpper(best[:1]) + best[1:]
+		}
+		b.WriteString(best)
+		changed = true
+	}
+	if !changed {
+		return query
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
 // relatedTerms returns, for each of the query's terms (ids, as
 // queryTerms gives them), the router's terms Expand relates to its word
 // (with relatives), at their weight (capped at maxExpansionWeight); nil
@@ -683,6 +738,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	if limit <= 0 {
 		return nil, nil
 	}
+	query = r.navesSpelling(query)
 	q, w, nameable, qmass := r.queryTerms(query)
 	if qmass == 0 {
 		return nil, nil

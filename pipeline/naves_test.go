@@ -174,6 +174,35 @@ func TestNaveRouterWho(t *testing.T) {
 	}
 }
 
+// TestNaveRouterSpelling: Nave's spells as Americans do; a word it never
+// uses that WordNet gives its spelling of routes as that does. The bare
+// router, without WordNet, does not.
+func TestNaveRouterSpelling(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	bare := b.router(t)
+	for q, topic := range map[string]string{
+		"how can I be a good neighbour to people like that": "NEIGHBOR",
+		"Put on the whole armour of God":                    "ARMOR",
+		"what is the judgement":                             "JUDGMENT",
+	} {
+		got, err := b.r.Router.Route(b.ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0].Topic != topic {
+			t.Errorf("%q routed to %v, want %s", q, describe(got), topic)
+		}
+		got, err = bare.Route(b.ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 && got[0].Topic == topic {
+			t.Errorf("%q routed to %s without WordNet's spellings: the case shows nothing", q, topic)
+		}
+	}
+}
+
 func describe(rs []pipeline.Routed) string {
 	var b strings.Builder
 	for _, r := range rs {

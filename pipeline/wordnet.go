@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"cmp"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/hbollon/go-edlib"
 
 	"github.com/selahdev/selah/corpus/wordnet"
 )
@@ -446,3 +449,60 @@ func communicationVerb(wn *wordnet.WordNet, w string) bool {
 	}
 	return false
 }
+
+// spellingVariants returns the other spellings WordNet gives word, or
+// its base form ("neighbours": "neighbour"): the lemmas of its synsets one
+// edit from it (a letter added, dropped, changed, or two swapped:
+// "neighbour" and "neighbor", "judgement", "centre") whose senses, in
+// every part of speech, include all of its own ("labour" has four as a
+// noun, "labor" those and three more). A synonym spelt otherwise ("car",
+// "auto"), a near word of one shared sense ("queer", "queen": WordNet's
+// offensive noun; the adjective is no queen's), and an inflection
+// ("doubled", "double") are no variants; nor has a word that reads as
+// two lemmas any.
+func spellingVariants(wn *wordnet.WordNet, word string) []string {
+	type key struct {
+		pos wordnet.POS
+		off uint32
+	}
+	senses := func(lemmas []wordnet.Lemma, lemma string) map[key]bool {
+		out := map[key]bool{}
+		for _, l := range lemmas {
+			if l.Lemma != lemma {
+				continue
+			}
+			for _, s := range l.Senses {
+				out[key{l.POS, s.Offset}] = true
+			}
+		}
+		return out
+	}
+	lemmas := wn.Lookup(word)
+	if slices.ContainsFunc(lemmas, func(l wordnet.Lemma) bool { return l.Lemma != lemmas[0].Lemma }) {
+		// Two readings ("cleaning": the noun, and the verb clean): a
+		// variant of one would change the other.
+		return nil
+	}
+	var out []string
+	for _, l := range lemmas {
+		mine := senses(lemmas, l.Lemma)
+		for _, s := range l.Senses {
+			for _, v := range s.Words {
+				if v == l.Lemma || slices.Contains(out, v) || len(v) < minVariant || len(l.Lemma) < minVariant ||
+					strings.HasPrefix(v, l.Lemma) || strings.HasPrefix(l.Lemma, v) ||
+					edlib.OSADamerauLevenshteinDistance(v, l.Lemma) > 1 {
+					continue
+				}
+				theirs := senses(wn.Lookup(v), v)
+				if !slices.ContainsFunc(slices.Collect(maps.Keys(mine)), func(k key) bool { return !theirs[k] }) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// minVariant is the fewest letters of a word read for its spellings:
+// between short words one edit is another word.
+const minVariant = 4
