@@ -326,12 +326,37 @@ func (a *Answerer) listings(cands []Candidate, rv *relevance, theme string) []Fa
 	return out
 }
 
+// outranksThemes reports whether the best of routes, an entry, accounts
+// for more of the question than any theme's own teaching (its key
+// passages, its sections) does: "what does the parable of the lost sheep
+// teach" names LOST SHEEP's "Parable of" (0.88) above SHEEP's teaching
+// (0.51), whose key passages are of the Lord as shepherd.
+func outranksThemes(routes []Routed) bool {
+	for _, r := range routes {
+		if r.Key || r.Section {
+			return routes[0].Score > r.Score
+		}
+	}
+	return false
+}
+
+// asksWhat reports whether the question opens with "what" or "which":
+// it asks what a thing is or says, where "how should I raise my
+// children" asks for a way, which a theme's teaching gives.
+func asksWhat(query string) bool {
+	ws := questionWords(askedSentences(query))
+	return len(ws) > 0 && (ws[0] == "what" || ws[0] == "which")
+}
+
 // storyWords open a question that asks what happened, to whom, where.
 var storyWords = map[string]bool{"who": true, "whom": true, "whose": true, "how": true, "when": true, "where": true, "what": true, "which": true}
 
 // instance returns the routes of the theme entry that names a person or
 // place the question names ("How did Moses die?": DEATH's "SCENES OF —
-// DEATH OF MOSES"; "Who betrayed Jesus?": BETRAYAL's "Of Jesus"): the
+// DEATH OF MOSES"; "Who betrayed Jesus?": BETRAYAL's "Of Jesus"), or
+// that a what-question names in words of its own better than any theme's
+// teaching is named ("what does the parable of the lost sheep teach":
+// LOST SHEEP's "Parable of", outranksThemes): the
 // question asks of that instance, not of the theme at large. Nil when the
 // best route is no such entry.
 func (a *Answerer) instance(query string, themed []Routed) []Routed {
@@ -350,7 +375,7 @@ func (a *Answerer) instance(query string, themed []Routed) []Routed {
 	if !slices.ContainsFunc(questionWords(query), func(w string) bool {
 		w = unpossessed(w)
 		return a.r.proper[w] > 0 && entry[w]
-	}) {
+	}) && !(asksWhat(query) && themed[0].Echo && outranksThemes(themed)) {
 		return nil
 	}
 	var out []Routed

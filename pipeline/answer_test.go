@@ -340,6 +340,11 @@ func TestAnswerReads(t *testing.T) {
 		// verb's object: JESUS' "Parable of the barren fig tree" told of
 		// him; the search's Luke 19:4 answers.
 		{"object", "who climbed a tree to see jesus", []string{"Luke 19:2-4"}},
+		// A what-question that names a theme's entry better than any
+		// theme asks of the entry: LOST SHEEP's "Parable of", where
+		// SHEEP's key passages (John 10:11, Psalms 23:1) answered.
+		{"instance", "what does the parable of the lost sheep teach", []string{"Luke 15:3-7", "Matthew 18:12-14"}},
+		{"instance", "what is the parable of the wicked husbandmen about", []string{"Matthew 21:33-41", "Mark 12:1-9", "Luke 20:9-16"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)
