@@ -347,10 +347,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 // wordsOfChrist is rs without the verses the KJV does not mark as his
 // words.
 func (a *Answerer) wordsOfChrist(rs []Routed) []Routed {
-	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool {
-		v, ok := a.r.Verse(r.Verse)
-		return !ok || !v.WordsOfChrist
-	})
+	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool { return !a.spokenByChrist(r) })
+}
+
+// spokenByChrist reports whether the KJV marks r's verse as his words.
+func (a *Answerer) spokenByChrist(r Routed) bool {
+	v, ok := a.r.Verse(r.Verse)
+	return ok && v.WordsOfChrist
 }
 
 // wholeName: a route scoring this names a topic that is the whole

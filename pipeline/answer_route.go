@@ -109,7 +109,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 			bridged = false
 		}
 	}
-	pool, best := a.weighThemes(question, routes, bridged, wide)
+	pool, best := a.weighThemes(question, routes, bridged, wide, jesus)
 	out := themeResult{chosen: -1}
 	if wide {
 		for _, c := range pool {

@@ -345,6 +345,11 @@ func TestAnswerReads(t *testing.T) {
 		// SHEEP's key passages (John 10:11, Psalms 23:1) answered.
 		{"instance", "what does the parable of the lost sheep teach", []string{"Luke 15:3-7", "Matthew 18:12-14"}},
 		{"instance", "what is the parable of the wicked husbandmen about", []string{"Matthew 21:33-41", "Mark 12:1-9", "Luke 20:9-16"}},
+		// A question asking what Jesus said is answered from his words:
+		// a theme whose teaching holds none is no theme for it. RISING
+		// (of rising early) and HEIR were chosen, and then declined.
+		{"his words", "My mum passed away last week. What did Jesus say about the dead rising again?", []string{"John 11:25-26", "John 5:25-29"}},
+		{"his words", "My brothers and I are fighting over our dad's inheritance. Did Jesus ever say anything about that?", []string{"Luke 12:13-21"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

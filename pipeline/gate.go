@@ -122,7 +122,7 @@ type themeTeacher interface {
 // set, the same of the themes the word vectors bridge the question to
 // (bridge.go). ok is false when there is none.
 func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (best themeCandidate, ok bool) {
-	pool, i := a.weighThemes(question, routes, bridged, false)
+	pool, i := a.weighThemes(question, routes, bridged, false, false)
 	if i < 0 {
 		return themeCandidate{}, false
 	}
@@ -132,8 +132,10 @@ func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (
 // weighThemes returns the themes chooseTheme weighs, each with its routes
 // and likeness, and the index of its choice among them (-1: none). wide
 // adds the bridged themes also when the router's can answer, never
-// chosen: the pool a better choice could take from (ThemeReach).
-func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide bool) (pool []themeCandidate, best int) {
+// chosen: the pool a better choice could take from (ThemeReach). jesus:
+// the question asks what Jesus said, and only themes whose teaching holds
+// his words are weighed.
+func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, jesus bool) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
 	seen := map[string]bool{}
@@ -173,6 +175,13 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 			// The sense is learnt once per topic and process (sense.go), the
 			// costly step: only for topics with teaching.
 			if len(c.routes) == 0 {
+				continue
+			}
+			// A question asking what Jesus said is answered from his words
+			// (Answer): a theme whose teaching holds none of them has
+			// nothing to answer it with ("What did Jesus say about the dead
+			// rising again?": RISING, of rising early).
+			if jesus && !slices.ContainsFunc(c.routes, a.spokenByChrist) {
 				continue
 			}
 			if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
