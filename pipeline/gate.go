@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.168, W: [3]float64{2.347, -6.646, 6.338}}
+var themeGate = ThemeGate{Bias: -2.242, W: [3]float64{2.379, -6.627, 6.478}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
