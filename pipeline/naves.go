@@ -612,13 +612,7 @@ func (r *NaveRouter) navesSpelling(query string) string {
 		})
 		return idf
 	}
-	var b strings.Builder
-	rest := query
-	changed := false
-	for _, w := range letterRuns(query) {
-		i := strings.Index(rest, w)
-		b.WriteString(rest[:i])
-		rest = rest[i+len(w):]
+	return replaceWords(query, func(w string) (string, bool) {
 		lw := strings.ToLower(w)
 		best, least := "", rarity(lw)
 		for _, v := range r.Variants(lw) {
@@ -627,20 +621,13 @@ func (r *NaveRouter) navesSpelling(query string) string {
 			}
 		}
 		if best == "" {
-			b.WriteString(w)
-			continue
+			return "", false
 		}
 		if lw != w {
 			best = strings.ToUpper(best[:1]) + best[1:]
 		}
-		b.WriteString(best)
-		changed = true
-	}
-	if !changed {
-		return query
-	}
-	b.WriteString(rest)
-	return b.String()
+		return best, true
+	})
 }
 
 // relatedTerms returns, for each of the query's terms (ids, as

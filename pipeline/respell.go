@@ -88,22 +88,35 @@ func (s *speller) respell(query string, known func(word string) bool) string {
 	if s == nil {
 		return query
 	}
+	return replaceWords(query, func(w string) (string, bool) {
+		name, ok := s.nearest(strings.ToLower(w), known)
+		if !ok {
+			return "", false
+		}
+		return strings.ToUpper(name[:1]) + name[1:], true
+	})
+}
+
+// replaceWords returns text with each run of letters w for which
+// replace gives another word written in its place, the rest as it is;
+// text itself when none is replaced.
+func replaceWords(text string, replace func(w string) (string, bool)) string {
 	var b strings.Builder
-	rest := query
+	rest := text
 	changed := false
-	for _, w := range letterRuns(query) {
+	for _, w := range letterRuns(text) {
 		i := strings.Index(rest, w)
 		b.WriteString(rest[:i])
 		rest = rest[i+len(w):]
-		if name, ok := s.nearest(strings.ToLower(w), known); ok {
-			b.WriteString(strings.ToUpper(name[:1]) + name[1:])
+		if r, ok := replace(w); ok {
+			b.WriteString(r)
 			changed = true
 			continue
 		}
 		b.WriteString(w)
 	}
 	if !changed {
-		return query
+		return text
 	}
 	b.WriteString(rest)
 	return b.String()
