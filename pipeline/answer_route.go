@@ -62,7 +62,7 @@ type themeResult struct {
 // routes[0] is not a name: see Answer) with the Bible's sense of their
 // words (sense.go). A trap is read on the best route: its word is a thing
 // named outside the Bible's setting. Otherwise the theme is the topic the
-// question is most about (chooseTheme), an abstraction with key passages
+// question is most about (weighThemes), an abstraction with key passages
 // or sections, and the theme gate (gate.go) says whether the question
 // speaks of it as the Bible does (jesus: the question asks what Jesus
 // said, and the rule the gate replaced may answer too); then the teaching
@@ -76,7 +76,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	// keys; a chosen theme's keys then come first, in the order a teacher
 	// gave them.
 	// With no topic named, the word vectors may still bridge the question
-	// to a theme (chooseTheme, bridge.go).
+	// to a theme (weighThemes, bridge.go).
 	i := slices.IndexFunc(routes, func(r Routed) bool { return !r.Key })
 	if i < 0 && a.r.bridge == nil {
 		return themeResult{}, nil

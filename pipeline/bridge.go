@@ -32,7 +32,7 @@ import (
 // The themes are the topics of corpus/topics' key passages whose title is
 // one word the vectors know (703 of 837): each has teaching a question can
 // be answered from. A bridged theme is weighed only when the router names
-// no theme the question could be answered from (Answerer.chooseTheme), and
+// no theme the question could be answered from (Answerer.weighThemes), and
 // the theme gate decides as for any other: measured on the ask tuning sets,
 // letting bridged themes compete with the router's cost answers wherever
 // the question's own words named the right theme (DEVELOPERS.md).

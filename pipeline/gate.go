@@ -114,23 +114,14 @@ type themeTeacher interface {
 	seeAlso(title string) []string
 }
 
-// chooseTheme returns the theme the question is most about: of the first
-// maxThemeChoices topics of routes (best first), and the topics they
-// refer to ("LYING: See FALSEHOOD", at seeDiscount), the one that is an
-// abstraction with teaching (key passages or sections) whose route score
-// plus likeness is highest; when none of them can answer and bridged is
-// set, the same of the themes the word vectors bridge the question to
-// (bridge.go). ok is false when there is none.
-func (a *Answerer) chooseTheme(question string, routes []Routed, bridged bool) (best themeCandidate, ok bool) {
-	pool, i := a.weighThemes(question, routes, bridged, false, false)
-	if i < 0 {
-		return themeCandidate{}, false
-	}
-	return pool[i], true
-}
-
-// weighThemes returns the themes chooseTheme weighs, each with its routes
-// and likeness, and the index of its choice among them (-1: none). wide
+// weighThemes returns the themes a question is weighed against, each with
+// its routes and likeness, and the index of the one it is most about
+// among them (-1: none): of the first maxThemeChoices topics of routes
+// (best first), and the topics they refer to ("LYING: See FALSEHOOD", at
+// seeDiscount), the abstraction with teaching (key passages or sections)
+// whose route score plus likeness is highest; when none of them can
+// answer and bridged is set, the same of the themes the word vectors
+// bridge the question to (bridge.go). wide
 // adds the bridged themes also when the router's can answer, never
 // chosen: the pool a better choice could take from (ThemeReach). jesus:
 // the question asks what Jesus said, and only themes whose teaching holds
