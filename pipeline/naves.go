@@ -84,11 +84,11 @@ type NaveRouter struct {
 	// "Birthplace of Jesus" for "born", "the place where someone was
 	// born".
 	Defines func(word string) []string
-	// Variants gives the other spellings WordNet gives a lower-case word
-	// (spellingVariants; nil: none): Nave's spells as Americans do
-	// (NEIGHBOR, JUDGMENT, LABOR), people and the KJV often do not
+	// Spellings maps a lower-case word to the spelling a Nave's title
+	// gives it (titleSpellings; nil: none): Nave's titles as Americans
+	// spell (NEIGHBOR, JUDGMENT, LABOR), people and the KJV often do not
 	// ("how can I be a good neighbour").
-	Variants func(word string) []string
+	Spellings map[string]string
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -593,40 +593,23 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 	return ids, weights, names, mass
 }
 
-// navesSpelling returns query with each word written as Nave's writes it
-// most, when WordNet gives it another spelling ("neighbour" is NEIGHBOR;
-// "judgement", which Nave's writes twice, is JUDGMENT); query itself when
-// there is none.
+// navesSpelling returns query with each word a Nave's title spells
+// otherwise written as the title does ("neighbour" is NEIGHBOR); query
+// itself when there is none.
 func (r *NaveRouter) navesSpelling(query string) string {
-	if r.Variants == nil {
+	if len(r.Spellings) == 0 {
 		return query
-	}
-	// rarity is the idf of a word's term in Nave's, maxIDF when Nave's
-	// never uses it.
-	rarity := func(w string) float64 {
-		idf := r.maxIDF
-		r.an.terms(w, func(t string) {
-			if id, ok := r.terms[t]; ok {
-				idf = r.idf[id]
-			}
-		})
-		return idf
 	}
 	return replaceWords(query, func(w string) (string, bool) {
 		lw := strings.ToLower(w)
-		best, least := "", rarity(lw)
-		for _, v := range r.Variants(lw) {
-			if x := rarity(v); x < least {
-				best, least = v, x
-			}
-		}
-		if best == "" {
+		v, ok := r.Spellings[lw]
+		if !ok {
 			return "", false
 		}
 		if lw != w {
-			best = strings.ToUpper(best[:1]) + best[1:]
+			v = strings.ToUpper(v[:1]) + v[1:]
 		}
-		return best, true
+		return v, true
 	})
 }
 

@@ -506,3 +506,36 @@ func spellingVariants(wn *wordnet.WordNet, word string) []string {
 // minVariant is the fewest letters of a word read for its spellings:
 // between short words one edit is another word.
 const minVariant = 4
+
+// titleSpellings maps each word WordNet spells otherwise as a word of
+// one of titles (spellingVariants: "neighbour" of NEIGHBOR, "judgement"
+// of JUDGMENT) to that word, lower case; a word titles write themselves
+// keeps its own spelling. Built once, so that no question's words are
+// looked up in WordNet on the router's path.
+func titleSpellings(wn *wordnet.WordNet, titles []string) map[string]string {
+	own := map[string]bool{}
+	for _, t := range titles {
+		for _, w := range letterRuns(strings.ToLower(t)) {
+			own[w] = true
+		}
+	}
+	out := map[string]string{}
+	for w := range own {
+		for _, l := range wn.Lookup(w) {
+			if l.Lemma != w {
+				continue
+			}
+			for _, s := range l.Senses {
+				for _, other := range s.Words {
+					other = strings.ToLower(other)
+					if own[other] || out[other] != "" || edlib.OSADamerauLevenshteinDistance(other, w) != 1 ||
+						!slices.Contains(spellingVariants(wn, other), w) {
+						continue
+					}
+					out[other] = w
+				}
+			}
+		}
+	}
+	return out
+}
