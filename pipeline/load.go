@@ -113,7 +113,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Base = wn.BaseForms
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
 	router.Verb = func(w string) bool { return wn.Has(w, wordnet.Verb) }
-	router.Spellings = titleSpellings(wn, router.Titles())
+	router.SetSpellings(titleSpellings(wn, router.Titles()))
 	places := placeDefinitions(wn)
 	router.Defines = func(w string) []string { return places[w] }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }

@@ -64,6 +64,11 @@ type NaveRouter struct {
 	byEntry [][]int32                  // term -> entries whose own phrase holds it
 	byVerse map[corpus.VerseID][]int32 // verse -> entries listing it
 	byTitle map[string]int32           // upper-case title -> topic
+	// spellings maps the term of a word a Nave's title spells otherwise
+	// to the title's spelling (SetSpellings): Nave's titles as Americans
+	// spell (NEIGHBOR, JUDGMENT, LABOR), people and the KJV often do not
+	// ("how can I be a good neighbour", "our neighbours").
+	spellings map[string]string
 
 	// Entity reports whether a topic's title names a person, place or
 	// feast (whose entries tell a life or a history in order) rather
@@ -84,11 +89,6 @@ type NaveRouter struct {
 	// "Birthplace of Jesus" for "born", "the place where someone was
 	// born".
 	Defines func(word string) []string
-	// Spellings maps a lower-case word to the spelling a Nave's title
-	// gives it (titleSpellings; nil: none): Nave's titles as Americans
-	// spell (NEIGHBOR, JUDGMENT, LABOR), people and the KJV often do not
-	// ("how can I be a good neighbour").
-	Spellings map[string]string
 	// Noun reports whether a lower-case word is a noun as written (nil:
 	// none is): "Who was King Hezekiah?" asks of Hezekiah, "Who baptized
 	// Jesus?" of another (objectNamed).
@@ -593,16 +593,29 @@ func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, n
 	return ids, weights, names, mass
 }
 
+// SetSpellings gives the router the spelling a Nave's title gives each
+// of words' keys (titleSpellings), read by the keys' terms so that an
+// inflection is read too. Call it before routing.
+func (r *NaveRouter) SetSpellings(words map[string]string) {
+	r.spellings = make(map[string]string, len(words))
+	for w, v := range words {
+		r.an.terms(w, func(t string) { r.spellings[t] = v })
+	}
+}
+
 // navesSpelling returns query with each word a Nave's title spells
 // otherwise written as the title does ("neighbour" is NEIGHBOR); query
 // itself when there is none.
 func (r *NaveRouter) navesSpelling(query string) string {
-	if len(r.Spellings) == 0 {
+	if len(r.spellings) == 0 {
 		return query
 	}
 	return replaceWords(query, func(w string) (string, bool) {
 		lw := strings.ToLower(w)
-		v, ok := r.Spellings[lw]
+		// By the word's term, as the router reads it: "neighbours" is
+		// "neighbour" inflected.
+		v, ok := "", false
+		r.an.terms(lw, func(t string) { v, ok = r.spellings[t] })
 		if !ok {
 			return "", false
 		}

@@ -183,6 +183,7 @@ func TestNaveRouterSpelling(t *testing.T) {
 	bare := b.router(t)
 	for q, topic := range map[string]string{
 		"how can I be a good neighbour to people like that": "NEIGHBOR",
+		"our neighbours are loud and rude":                  "NEIGHBOR", // an inflection, read by its term
 		"Put on the whole armour of God":                    "ARMOR",
 		"what is the judgement":                             "JUDGMENT",
 	} {

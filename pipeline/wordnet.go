@@ -453,7 +453,7 @@ func communicationVerb(wn *wordnet.WordNet, w string) bool {
 // spellingVariants returns the other spellings WordNet gives word, or
 // its base form ("neighbours": "neighbour"): the lemmas of its synsets one
 // edit from it (a letter added, dropped, changed, or two swapped:
-// "neighbour" and "neighbor", "judgement", "centre") whose senses, in
+// "neighbour" and "neighbor", "judgement" and "judgment") whose senses, in
 // every part of speech, include all of its own ("labour" has four as a
 // noun, "labor" those and three more). A synonym spelt otherwise ("car",
 // "auto"), a near word of one shared sense ("queer", "queen": WordNet's
