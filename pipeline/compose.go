@@ -683,10 +683,12 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	}
 	// "Justice of, illustrated in his judgment of the two prostitutes":
 	// the subject is what the preposition before the comma leaves out.
+	filled := -1 // where the subject was put in
 	for i := 0; i < len(words)-1; i++ {
 		if w, ok := strings.CutSuffix(words[i], ","); ok && prepositions[strings.ToLower(w)] {
 			words = slices.Insert(words, i+1, subject+",")
 			words[i] = w
+			filled = i + 1
 			break
 		}
 	}
@@ -775,6 +777,18 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		be := "was "
 		if names > 1 || g.plural(words[0]) {
 			be = "were "
+		}
+		if filled > names {
+			// HANNAH's "Samuel born to, dedicated him to God, leaves him at
+			// the temple": after the subject put in, the acts that follow
+			// are the subject's, done to the phrase's own ("him"); told
+			// on, they would be Samuel's. They become the subject's
+			// clause: "Samuel was born to Hannah, who dedicated him to God
+			// and left him at the temple".
+			if acts, ok := g.actsOnIt(words[filled+1:]); ok {
+				return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "),
+					be+strings.Join(words[names:filled], " ")+" "+subject+", who "+acts)}, true
+			}
 		}
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), be+strings.Join(words[names:], " "))}, true
 	case person(0, 1) && g.verbBase(lw(1)) != "":
@@ -1062,6 +1076,50 @@ func (g *grammar) inPast(rest string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// actsOnIt reads words, the comma-separated parts of a phrase after its
+// subject, as acts done to another ("dedicated him to God, leaves him at
+// the temple"): every part opens with a verb, past or present, and one
+// holds an object pronoun. It returns them in the past, the last joined
+// by "and" ("dedicated him to God and left him at the temple").
+func (g *grammar) actsOnIt(words []string) (string, bool) {
+	var parts [][]string
+	part := []string{}
+	for _, w := range words {
+		t, comma := strings.CutSuffix(w, ",")
+		part = append(part, t)
+		if comma {
+			parts, part = append(parts, part), []string{}
+		}
+	}
+	if len(part) > 0 {
+		parts = append(parts, part)
+	}
+	object := false
+	var out []string
+	for _, p := range parts {
+		first := strings.ToLower(p[0])
+		switch {
+		case g.isPast(first):
+		case g.verbBase(first) != "":
+			p[0] = g.pastTense(g.verbBase(first))
+		default:
+			return "", false
+		}
+		object = object || slices.ContainsFunc(p[1:], func(w string) bool { return objectPronouns[strings.ToLower(w)] })
+		out = append(out, strings.Join(p, " "))
+	}
+	if !object || len(out) == 0 {
+		return "", false
+	}
+	if len(out) == 1 {
+		return out[0], true
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1], true
+}
+
+// objectPronouns stand for another than the phrase's subject.
+var objectPronouns = map[string]bool{"him": true, "her": true, "them": true}
 
 // clauseGoesOn are the words after which a narrating phrase's next verb
 // stands: a conjunction or a subject pronoun.

@@ -52,6 +52,12 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Sling", "David kills Goliath with a", "David killed Goliath with a sling"},
 		{"Abraham", "Ishmael born to Abraham", "Ishmael was born to Abraham"},
 		{"Isaac", "Esau and Jacob born to", "Esau and Jacob were born to Isaac"},
+		// The subject put in after the preposition acts on in the parts
+		// that follow, on "him": they are its relative clause, not the
+		// name's ("Samuel was born to Hannah, dedicated him to God").
+		{"Hannah", "Samuel born to, dedicated him to God, leaves him at the temple", "Samuel was born to Hannah, who dedicated him to God and left him at the temple"},
+		// Parts that do nothing to another ("him") go on as before.
+		{"Abraham", "Isaac born to, circumcised", "Isaac was born to Abraham, circumcised"},
 		// A verb that always takes an object, then a preposition, is
 		// passive after a name too: "was Jesus betrayed in" read before.
 		{"Gethsemane", "Jesus betrayed in", "Jesus was betrayed in Gethsemane"},
