@@ -675,6 +675,7 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	if len(words) == 0 || c.namesInstance(words) {
 		return clause{}, false
 	}
+	own := words // the phrase's own words, without the subject put in
 	if last := strings.ToLower(words[len(words)-1]); prepositions[last] {
 		words = append(words, subject)
 	} else if prev := strings.ToLower(words[max(len(words)-2, 0)]); articles[last] && prepositions[prev] && prev != "of" {
@@ -753,7 +754,7 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// providence": a preposition then "by" is a prepositional verb's
 		// passive.
 		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] ||
-			prepositions[lw(1)] && (g.objectOnly(first) || lw(2) == "by") {
+			prepositions[lw(1)] && (g.objectOnly(first) || lw(2) == "by") || g.agentFollows(own) {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, g.inPast(rest))}, true
 		}
 		return clause{kind: clausePredicate, text: joinWords(first, g.inPast(rest))}, true
@@ -768,15 +769,21 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// Martha, and Lazarus dwell at": the phrase has its own subject,
 		// names, and its verb follows.
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), joinWords(g.pastTense(verb), g.inPast(strings.Join(words[names+1:], " "))))}, true
-	case g.properName(words[0]) && len(words) > names+1 && (g.participles[lw(names)] ||
-		g.regularBase(lw(names)) != "" && (lw(names+1) == "by" || prepositions[lw(names+1)] && g.firstObject(lw(names)))):
+	case g.properName(words[0]) && len(words) > names && (len(words) > names+1 && (g.participles[lw(names)] ||
+		g.regularBase(lw(names)) != "" && (lw(names+1) == "by" || prepositions[lw(names+1)] && g.firstObject(lw(names)))) ||
+		len(words) == names+1 && g.firstObject(lw(names))):
 		// ABRAHAM's "Ishmael born to Abraham", "David delivered by" (God),
 		// ISAAC's "Esau and Jacob born to", MELITA's "Paul shipwrecked on
 		// the coast of": a verb whose first sense takes an object, then a
-		// preposition, is passive; "Jesus prayed in" is not.
+		// preposition, is passive; "Jesus prayed in" is not. So is such
+		// a verb with nothing after it: STEPHEN's "Stephen stoned".
 		be := "was "
 		if names > 1 || g.plural(words[0]) {
 			be = "were "
+		}
+		if len(words) == names+1 && lw(names) == "called" {
+			// MASTER's "Jesus called": what he was called is the subject.
+			words = append(words, subject)
 		}
 		if filled > names {
 			// HANNAH's "Samuel born to, dedicated him to God, leaves him at
@@ -1075,6 +1082,36 @@ func (g *grammar) inPast(rest string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// agentFollows reports whether the first clause of a phrase opening with
+// a past form (up to its first comma or semicolon, or an "and" before
+// another than a past form) names who did it,
+// "by" and a name or a determiner: ISAAC's "Offered in sacrifice by his
+// father", MOSES' "Discovered and adopted by the daughter of Pharaoh"
+// are passive. "By means of" and "by way of" name no one.
+func (g *grammar) agentFollows(words []string) bool {
+	if len(words) == 0 || beForms[strings.ToLower(words[0])] {
+		// FEASTS' "Were presided over by a master of ceremonies" says
+		// its "were" itself.
+		return false
+	}
+	for i, w := range words[:len(words)-1] {
+		if strings.EqualFold(w, "and") && !g.isPast(strings.ToLower(words[i+1])) {
+			// GOLIATH's "Defied armies of Israel and is killed by David":
+			// the agent is the next clause's.
+			return false
+		}
+		if i > 0 && strings.EqualFold(w, "by") {
+			next := words[i+1]
+			l := strings.ToLower(strings.Trim(next, ",;:"))
+			return l != "means" && l != "way" && (startsUpper(next) || articles[l] || opensObject[l])
+		}
+		if strings.ContainsAny(w, ",;") {
+			return false
+		}
+	}
+	return false
 }
 
 // actsOnIt reads words, the comma-separated parts of a phrase after its
