@@ -631,7 +631,7 @@ var (
 	prepositions = map[string]bool{
 		"of": true, "to": true, "in": true, "on": true, "at": true, "for": true, "with": true, "by": true,
 		"from": true, "into": true, "upon": true, "under": true, "against": true, "before": true,
-		"after": true, "unto": true, "over": true, "among": true, "about": true, "through": true,
+		"after": true, "unto": true, "over": true, "among": true, "about": true, "through": true, "near": true,
 	}
 	conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true, "as": true}
 	relatives    = map[string]bool{"who": true, "whom": true, "whose": true, "which": true, "where": true, "when": true, "that": true}
@@ -798,10 +798,33 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 			}
 		}
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "), be+strings.Join(words[names:], " "))}, true
+	case names == 1 && g.properName(words[0]) && len(words) > 1 && g.isPast(lw(1)) && !(len(words) == 2 && beForms[lw(1)]):
+		// GATH's "Goliath lived in", ISRAEL's "Saul anointed as king",
+		// ESHTAOL's "Samson buried near": a name and its past form, a
+		// sentence of its own ("was samson buried near" read before). A
+		// verb whose first sense takes an object is passive unless its
+		// object follows (ESHTEMOA's "David shared plunder with").
+		// COUNSELLOR's "Ahithophel was" says nothing alone.
+		be := ""
+		if g.firstObject(lw(1)) && !opensObject[lw(2)] && (!g.isNoun(lw(2)) || prepositions[lw(2)]) {
+			be = "was "
+		}
+		return clause{kind: clauseSentence, text: joinWords(words[0], be+strings.Join(words[1:], " "))}, true
 	case person(0, 1) && g.verbBase(lw(1)) != "":
 		// GIDEON's "Angel attests the call to, by miracle": someone else
 		// acts, and the subject is no actor of the phrase.
 		return clause{}, false
+	case lead > 1 && person(0, 1) && !titles[words[0]]:
+		// ALLIANCES' "Solomon and Hiram", AFFLICTIONS AND ADVERSITIES'
+		// "Paul and Silas in prison": a phrase opening with names and no
+		// verb of theirs says nothing of the subject ("was Paul and Silas
+		// in prison" read before); Scripture tells of them. One name may
+		// be a capitalized first word ("Chamberlain of Ahasuerus"), and a
+		// title names the subject ("Lord and Saviour Jesus Christ").
+		if !c.nounPhrase(words) {
+			return clause{}, false
+		}
+		return clause{kind: clauseTopic, text: strings.Join(words, " ")}, true
 	case person(0, 1) || first == "one" && lw(1) == "of":
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}

@@ -70,6 +70,19 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Gethsemane", "Jesus betrayed in", "Jesus was betrayed in Gethsemane"},
 		{"Stephen", "Stephen stoned", "Stephen was stoned"},
 		{"Master", "Jesus called", "Jesus was called Master"},
+		// A name and its past form are a sentence of their own, passive
+		// when the verb's first sense takes an object that does not
+		// follow.
+		{"Gath", "Goliath lived in", "Goliath lived in Gath"},
+		{"Eshtaol", "Samson buried near", "Samson was buried near Eshtaol"},
+		{"Eshtemoa", "David shared plunder with", "David shared plunder with Eshtemoa"},
+		{"Israel", "Gedaliah was appointed governor over the region", "Gedaliah was appointed governor over the region"},
+		{"Counsellor", "Ahithophel was", ""},
+		// Names with no verb of theirs say nothing of the subject:
+		// Scripture tells of them.
+		{"Afflictions", "Paul and Silas in prison", "Paul and Silas in prison"},
+		{"Hegai", "Chamberlain of Ahasuerus", "was chamberlain of Ahasuerus"},
+		{"Jesus", "Lord and Saviour Jesus Christ", "was Lord and Saviour Jesus Christ"},
 		{"Melita", "Paul shipwrecked on the coast of", "Paul was shipwrecked on the coast of Melita"},
 		// Several names take the verb's base form, a list of them too.
 		{"Bethany", "Mary, Martha, and Lazarus dwell at", "Mary, Martha, and Lazarus dwelt at Bethany"},
