@@ -724,6 +724,22 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// BIRDS' "What species were unclean" is a question Nave's
 		// answers with verses, no clause of its subject.
 		return clause{}, false
+	case lead > 0 && presentTense[lw(names)] != "" && len(words) > names+1,
+		articles[first] && len(words) > 3 && titles[words[1]] && presentTense[lw(2)] != "":
+		// OPPRESSION's "God is a refuge from", SANCTIFICATION's "The Lord
+		// is the Sanctifier", ICONIUM's "Paul is persecuted by the people
+		// of": names and their "is" are a sentence of their own ("was God
+		// is a refuge" read before). What Nave's says God is stands as it
+		// says it; a person's story is told in the past.
+		if titles[words[0]] || articles[first] {
+			if articles[lw(len(words)-1)] {
+				// WAY's "Jesus is the": the subject is what he is.
+				words = append(words, subject)
+			}
+			return clause{kind: clauseSentence, text: strings.Join(words, " ")}, true
+		}
+		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "),
+			joinWords(presentTense[lw(names)], g.inPast(strings.Join(words[names+1:], " "))))}, true
 	case articles[first]:
 		if person(1, 4) {
 			return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true

@@ -81,6 +81,13 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// Names with no verb of theirs say nothing of the subject:
 		// Scripture tells of them.
 		{"Afflictions", "Paul and Silas in prison", "Paul and Silas in prison"},
+		// Names and their "is" are a sentence: what God is stands as
+		// Nave's says it, a person's story is told in the past.
+		{"Oppression", "God is a refuge from", "God is a refuge from Oppression"},
+		{"Sanctification", "The Lord is the Sanctifier", "The Lord is the Sanctifier"},
+		{"Way", "Jesus is the", "Jesus is the Way"},
+		{"Iconium", "Paul is persecuted by the people of", "Paul was persecuted by the people of Iconium"},
+		{"David", "David is terrified, and leaves the ark at the house of Obed-edom", "David was terrified, and left the ark at the house of Obed-edom"},
 		{"Hegai", "Chamberlain of Ahasuerus", "was chamberlain of Ahasuerus"},
 		{"Jesus", "Lord and Saviour Jesus Christ", "was Lord and Saviour Jesus Christ"},
 		{"Melita", "Paul shipwrecked on the coast of", "Paul was shipwrecked on the coast of Melita"},
