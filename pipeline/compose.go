@@ -768,9 +768,11 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		// but not before a name, which it may begin ("Red Sea divided").
 		// "Plotted against by the chief priests", "Cared for by divine
 		// providence": a preposition then "by" is a prepositional verb's
-		// passive.
+		// passive. STEPHEN's "Stoned", a verb whose first sense takes an
+		// object and none follows, is passive too.
 		if lw(1) == "by" || len(words) > 1 && startsUpper(words[1]) || g.participles[first] ||
-			prepositions[lw(1)] && (g.objectOnly(first) || lw(2) == "by") || g.agentFollows(own) {
+			prepositions[lw(1)] && (g.objectOnly(first) || lw(2) == "by") || g.agentFollows(own) ||
+			len(own) == 1 && g.firstObject(first) {
 			return clause{kind: clausePredicate, text: "was " + joinWords(first, g.inPast(rest))}, true
 		}
 		return clause{kind: clausePredicate, text: joinWords(first, g.inPast(rest))}, true
@@ -1114,7 +1116,9 @@ func (g *grammar) inPast(rest string) string {
 		default:
 			// A word that is a noun too is a verb when its object
 			// follows: "and saves his family", not "and gifts".
-			object := i+1 < len(words) && opensObject[strings.ToLower(words[i+1])]
+			// A name after it is its object too: "and raises Lazarus from
+			// the dead".
+			object := i+1 < len(words) && (opensObject[strings.ToLower(words[i+1])] || startsUpper(words[i+1]) && !titles[words[i+1]])
 			if base := g.verbBase(w); base != "" && (object || !g.isNoun(base) && !g.isNoun(w)) {
 				words[i] = g.pastTense(base)
 			}

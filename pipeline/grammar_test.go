@@ -96,6 +96,12 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Nazareth", "Joseph and Mary live at", "Joseph and Mary lived at Nazareth"},
 		{"Asia", "Paul and Silas forbidden by the Holy Spirit to preach in", "Paul and Silas were forbidden by the Holy Spirit to preach in Asia"},
 		{"Jesus", "Dines with Simon", "dined with Simon"},
+		// A name after "and" is the next verb's object: the verb goes on
+		// the story.
+		{"Joshua", "Besieges and captures Jericho", "besieged and captured Jericho"},
+		// A verb whose first sense takes an object, alone, is passive.
+		{"Stephen", "Stoned", "was stoned"},
+		{"Jacob", "Wept", "wept"},
 		{"Jesus", "Washes the disciples' feet", "washed the disciples' feet"},
 		{"Solomon", "Has seven-hundred wives and three-hundred concubines ; with", "had seven-hundred wives and three-hundred concubines"},
 		// A place noun of another is what a place was; of the place
