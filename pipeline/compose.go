@@ -828,6 +828,12 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 			be = "was "
 		}
 		return clause{kind: clauseSentence, text: joinWords(words[0], be+strings.Join(words[1:], " "))}, true
+	case lead == 1 && len(own) == 3 && prepositions[lw(1)] && lw(1) != "of" && startsUpper(words[2]):
+		// MASTER's "Laban to Jacob", INGRATITUDE's too: the subject shown
+		// between two people, said of neither ("was laban to Jacob" read
+		// before). "Of" makes a role ("Chamberlain of Ahasuerus"), and a
+		// capitalized first word may be a common noun.
+		return clause{}, false
 	case person(0, 1) && g.verbBase(lw(1)) != "":
 		// GIDEON's "Angel attests the call to, by miracle": someone else
 		// acts, and the subject is no actor of the phrase.

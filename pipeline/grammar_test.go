@@ -89,6 +89,8 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Iconium", "Paul is persecuted by the people of", "Paul was persecuted by the people of Iconium"},
 		{"David", "David is terrified, and leaves the ark at the house of Obed-edom", "David was terrified, and left the ark at the house of Obed-edom"},
 		{"Hegai", "Chamberlain of Ahasuerus", "was chamberlain of Ahasuerus"},
+		// A name toward another says nothing of the subject.
+		{"Master", "Laban to Jacob", ""},
 		{"Jesus", "Lord and Saviour Jesus Christ", "was Lord and Saviour Jesus Christ"},
 		{"Melita", "Paul shipwrecked on the coast of", "Paul was shipwrecked on the coast of Melita"},
 		// Several names take the verb's base form, a list of them too.
