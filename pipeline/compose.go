@@ -676,8 +676,15 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{}, false
 	}
 	own := words // the phrase's own words, without the subject put in
+	// ofSelf: the subject is put in after a last "of", and what the phrase
+	// names is the subject's (AARON's "Character of", ABRAHAM's "Divine
+	// call of"), no predicate of it: "was character of Aaron" would say
+	// Aaron is his own. A numbered entry is another of the name
+	// (BENJAMIN's "3. Grandson of Benjamin").
+	ofSelf := false
 	if last := strings.ToLower(words[len(words)-1]); prepositions[last] {
 		words = append(words, subject)
+		ofSelf = last == "of" && !startsDigit(entry)
 	} else if prev := strings.ToLower(words[max(len(words)-2, 0)]); articles[last] && prepositions[prev] && prev != "of" {
 		// SLING's "David kills Goliath with a": the subject is a thing.
 		words = append(words, strings.ToLower(subject))
@@ -741,7 +748,7 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "),
 			joinWords(presentTense[lw(names)], g.inPast(strings.Join(words[names+1:], " "))))}, true
 	case articles[first]:
-		if person(1, 4) {
+		if person(1, 4) && !ofSelf {
 			return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 		}
 		if !c.nounPhrase(words[1:]) {
@@ -849,7 +856,7 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 			return clause{}, false
 		}
 		return clause{kind: clauseTopic, text: strings.Join(words, " ")}, true
-	case person(0, 1) || first == "one" && lw(1) == "of":
+	case (person(0, 1) || first == "one" && lw(1) == "of") && !ofSelf:
 		return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 	}
 	if g.wn.Has(first, wordnet.Adj) && !isStop(first) && !strings.HasSuffix(first, "ing") && prepositions[lw(1)] && lw(1) != "of" {
@@ -1234,4 +1241,11 @@ func wholePhrase(entry string) bool {
 	}
 	last := strings.ToLower(strings.Trim(words[len(words)-1], ".:"))
 	return !prepositions[last] && !conjunctions[last]
+}
+
+// startsDigit reports whether s opens with a digit: Nave's numbers the
+// bearers of one name ("3. Grandson of Benjamin").
+func startsDigit(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && s[0] >= '0' && s[0] <= '9'
 }

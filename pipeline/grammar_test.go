@@ -91,6 +91,11 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Hegai", "Chamberlain of Ahasuerus", "was chamberlain of Ahasuerus"},
 		// A name toward another says nothing of the subject.
 		{"Master", "Laban to Jacob", ""},
+		// The subject put in after a last "of" owns what the phrase
+		// names: no predicate of its own ("was character of Aaron").
+		{"Aaron", "Character of", "the character of Aaron"},
+		{"Abraham", "Divine call of", "the divine call of Abraham"},
+		{"Abi", "Mother of Hezekiah", "was mother of Hezekiah"},
 		{"Jesus", "Lord and Saviour Jesus Christ", "was Lord and Saviour Jesus Christ"},
 		{"Melita", "Paul shipwrecked on the coast of", "Paul was shipwrecked on the coast of Melita"},
 		// Several names take the verb's base form, a list of them too.
