@@ -1115,7 +1115,19 @@ func (g *grammar) inPast(rest string) string {
 	for i := 1; i < len(words); i++ {
 		prev := strings.ToLower(words[i-1])
 		w := words[i]
-		if w != strings.ToLower(w) || !clauseGoesOn[prev] {
+		if w != strings.ToLower(w) {
+			continue
+		}
+		// "…; the merchant, Lydia, from Thyatira, is converted and
+		// immersed", "Pharaoh and his army are destroyed": "is" before a
+		// past form is the story's passive wherever it stands.
+		if (w == "is" || w == "are") && i+1 < len(words) && g.isPast(strings.ToLower(words[i+1])) {
+			words[i] = presentTense[w]
+			continue
+		}
+		// A semicolon ends a clause as "and" does: "Visited Samothracia
+		// and Neapolis; comes to Philippi".
+		if !clauseGoesOn[prev] && !strings.HasSuffix(prev, ";") {
 			continue
 		}
 		// After "and", "is" joins two things ("bread and is") unless a

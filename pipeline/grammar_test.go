@@ -106,6 +106,12 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// A name after "and" is the next verb's object: the verb goes on
 		// the story.
 		{"Joshua", "Besieges and captures Jericho", "besieged and captured Jericho"},
+		// A semicolon ends a clause as "and" does, and "is" before a past
+		// form is the story's passive wherever it stands.
+		{"Tiglath-pileser", "Forms an alliance with Ahaz; captures Damascus", "formed an alliance with Ahaz; captured Damascus"},
+		{"Moses", "Crosses the Red Sea; Pharaoh and his army are destroyed", "crossed the Red Sea; Pharaoh and his army were destroyed"},
+		// A verb whose past is its base form.
+		{"Ezra", "Reads the law", "read the law"},
 		// A verb whose first sense takes an object, alone, is passive.
 		{"Stephen", "Stoned", "was stoned"},
 		{"Jacob", "Wept", "wept"},

@@ -300,6 +300,9 @@ func (g *grammar) pastTense(base string) string {
 			return p
 		}
 	}
+	if unchangedPast[base] {
+		return base
+	}
 	n := len(base)
 	switch {
 	case n == 0:
@@ -314,6 +317,16 @@ func (g *grammar) pastTense(base string) string {
 		return base + base[n-1:] + "ed"
 	}
 	return base + "ed"
+}
+
+// unchangedPast are the English verbs whose past is their base form, which
+// verb.exc leaves out as it lists only forms that differ: a closed class
+// of the grammar, not of any subject ("casts an evil spirit out" is
+// "cast", not "casted").
+var unchangedPast = map[string]bool{
+	"bet": true, "bid": true, "burst": true, "cast": true, "cost": true, "cut": true, "hit": true,
+	"hurt": true, "let": true, "put": true, "quit": true, "read": true, "rid": true, "set": true,
+	"shed": true, "shut": true, "slit": true, "split": true, "spread": true, "thrust": true, "upset": true,
 }
 
 // verbBase is the base form of a third-person present verb ("marries" →
