@@ -1144,7 +1144,11 @@ func (g *grammar) inPast(rest string) string {
 			// A name after it is its object too: "and raises Lazarus from
 			// the dead".
 			object := i+1 < len(words) && (opensObject[strings.ToLower(words[i+1])] || startsUpper(words[i+1]) && !titles[words[i+1]])
-			if base := g.verbBase(w); base != "" && (object || !g.isNoun(base) && !g.isNoun(w)) {
+			// After a semicolon or a subject pronoun the clause's verb
+			// comes next whatever noun it spells too: "; finds refuge",
+			// "he proceeds to Jerusalem".
+			verbNext := strings.HasSuffix(prev, ";") || subjectPronouns[prev]
+			if base := g.verbBase(w); base != "" && (object || verbNext || !g.isNoun(base) && !g.isNoun(w)) {
 				words[i] = g.pastTense(base)
 			}
 		}
@@ -1229,6 +1233,9 @@ var objectPronouns = map[string]bool{"him": true, "her": true, "them": true}
 // clauseGoesOn are the words after which a narrating phrase's next verb
 // stands: a conjunction or a subject pronoun.
 var clauseGoesOn = map[string]bool{"and": true, "but": true, "then": true, "he": true, "she": true, "it": true, "they": true, "who": true}
+
+// subjectPronouns open a clause whose verb follows.
+var subjectPronouns = map[string]bool{"he": true, "she": true, "it": true, "they": true, "who": true}
 
 // opensObject are the determiners and object pronouns that open a verb's
 // object.

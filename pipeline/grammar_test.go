@@ -110,6 +110,10 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// form is the story's passive wherever it stands.
 		{"Tiglath-pileser", "Forms an alliance with Ahaz; captures Damascus", "formed an alliance with Ahaz; captured Damascus"},
 		{"Moses", "Crosses the Red Sea; Pharaoh and his army are destroyed", "crossed the Red Sea; Pharaoh and his army were destroyed"},
+		// After a semicolon or a subject pronoun the verb comes, whatever
+		// noun it spells too ("finds", "refuses").
+		{"Moses", "Takes the life of an Egyptian taskmaster; flees from Egypt; finds refuge among the Midianites", "took the life of an Egyptian taskmaster; fled from Egypt; found refuge among the Midianites"},
+		{"Gideon", "Israel desires to make him king; he refuses", "Israel desired to make him king; he refused"},
 		// A verb whose past is its base form.
 		{"Ezra", "Reads the law", "read the law"},
 		// A verb whose first sense takes an object, alone, is passive.
