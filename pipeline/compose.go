@@ -1158,10 +1158,10 @@ func (g *grammar) inPast(rest string) string {
 
 // agentFollows reports whether the first clause of a phrase opening with
 // a past form (up to its first comma or semicolon, or an "and" before
-// another than a past form) names who did it,
-// "by" and a name or a determiner: ISAAC's "Offered in sacrifice by his
-// father", MOSES' "Discovered and adopted by the daughter of Pharaoh"
-// are passive. "By means of" and "by way of" name no one.
+// another than a past form) names who did it, "by" and a name or a
+// determiner: ISAAC's "Offered in sacrifice by his father", MOSES'
+// "Discovered and adopted by the daughter of Pharaoh" are passive. "By
+// means of" and "by way of" name no one.
 func (g *grammar) agentFollows(words []string) bool {
 	if len(words) == 0 || beForms[strings.ToLower(words[0])] {
 		// FEASTS' "Were presided over by a master of ceremonies" says
@@ -1230,12 +1230,18 @@ func (g *grammar) actsOnIt(words []string) (string, bool) {
 // objectPronouns stand for another than the phrase's subject.
 var objectPronouns = map[string]bool{"him": true, "her": true, "them": true}
 
-// clauseGoesOn are the words after which a narrating phrase's next verb
-// stands: a conjunction or a subject pronoun.
-var clauseGoesOn = map[string]bool{"and": true, "but": true, "then": true, "he": true, "she": true, "it": true, "they": true, "who": true}
-
 // subjectPronouns open a clause whose verb follows.
 var subjectPronouns = map[string]bool{"he": true, "she": true, "it": true, "they": true, "who": true}
+
+// clauseGoesOn are the words after which a narrating phrase's next verb
+// stands: a conjunction or a subject pronoun.
+var clauseGoesOn = func() map[string]bool {
+	m := map[string]bool{"and": true, "but": true, "then": true}
+	for w := range subjectPronouns {
+		m[w] = true
+	}
+	return m
+}()
 
 // opensObject are the determiners and object pronouns that open a verb's
 // object.
@@ -1266,5 +1272,5 @@ func wholePhrase(entry string) bool {
 // bearers of one name ("3. Grandson of Benjamin").
 func startsDigit(s string) bool {
 	s = strings.TrimSpace(s)
-	return s != "" && s[0] >= '0' && s[0] <= '9'
+	return s != "" && isASCIIDigit(rune(s[0]))
 }
