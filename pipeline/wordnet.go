@@ -533,7 +533,9 @@ func titleSpellings(wn *wordnet.WordNet, titles []string) map[string]string {
 		}
 	}
 	out := map[string]string{}
-	for w := range own {
+	// In order: a variant two title words claimed would otherwise go to
+	// either, as the map's iteration fell.
+	for _, w := range slices.Sorted(maps.Keys(own)) {
 		for _, l := range wn.Lookup(w) {
 			if l.Lemma != w {
 				continue
