@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.242, W: [3]float64{2.379, -6.627, 6.478}}
+var themeGate = ThemeGate{Bias: -2.273, W: [3]float64{2.437, -6.614, 6.442}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -119,7 +119,8 @@ type themeTeacher interface {
 // among them (-1: none): of the first maxThemeChoices topics of routes
 // (best first), and the topics they refer to ("LYING: See FALSEHOOD", at
 // seeDiscount), the abstraction with teaching (key passages or sections)
-// whose route score plus likeness is highest; when none of them can
+// whose route score plus likeness is highest, a time the question names
+// as its circumstance last (before); when none of them can
 // answer and bridged is set, the same of the themes the word vectors
 // bridge the question to (bridge.go). wide
 // adds the bridged themes also when the router's can answer, never
@@ -186,7 +187,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 			}
 			pool = append(pool, c)
-			if eligible && (best < 0 || c.score+c.likeness > pool[best].score+pool[best].likeness) {
+			if eligible && (best < 0 || a.before(question, c, pool[best])) {
 				best = len(pool) - 1
 			}
 		}
@@ -206,6 +207,17 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 		consider(near, best < 0)
 	}
 	return pool, best
+}
+
+// before reports whether theme c is chosen over theme b for question: a
+// theme the question names only as its circumstance (senses.circumstance:
+// "my anxiety is so bad I lie awake every night" is about CARE, not NIGHT)
+// after any other, then by route score plus likeness.
+func (a *Answerer) before(question string, c, b themeCandidate) bool {
+	if cc, bc := a.r.senses.circumstance(c.ts, question), a.r.senses.circumstance(b.ts, question); cc != bc {
+		return !cc
+	}
+	return c.score+c.likeness > b.score+b.likeness
 }
 
 // meanBest is the mean of the n largest of xs (of all, when fewer).

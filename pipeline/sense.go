@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/wordnet"
@@ -58,6 +59,10 @@ type topicSense struct {
 	own map[string]bool
 	// nouns: the WordNet noun lemmas of the title ("stock", "stocks").
 	nouns map[string]bool
+	// time: the Bible's sense of it is a time (noun.time: NIGHT, MONTH,
+	// SABBATH, REST), which a question may name as its circumstance
+	// (circumstance).
+	time bool
 }
 
 func newSenses(wn *wordnet.WordNet, r *Retriever) *senses {
@@ -155,6 +160,7 @@ func (s *senses) learn(title string) *topicSense {
 	// People are physical to WordNet, but how to treat an enemy, a widow
 	// or a husband is what the Bible teaches; the traps are things.
 	ts.physical = best != nil && s.wn.Physical(best) && best.LexFile != lexNounPerson
+	ts.time = best != nil && best.LexFile == lexNounTime
 	return ts
 }
 
@@ -226,6 +232,46 @@ func (s *senses) namedAsNoun(ts *topicSense, question string) bool {
 		}
 	}
 	return false
+}
+
+// circumstance reports whether the question names the topic, a time,
+// only as the circumstance of what it asks: every word of it that is a
+// form of the title's nouns follows a word that makes a time phrase an
+// adverb ("I lie awake every night", "my dad died last month", "at
+// night", "for 3 years"). "Is it wrong to work on the Sabbath?" and "I
+// need rest" are about theirs.
+func (s *senses) circumstance(ts *topicSense, question string) bool {
+	if ts == nil || !ts.time {
+		return false
+	}
+	q := strings.ReplaceAll(strings.ToLower(question), "’", "'")
+	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+	named := false
+	for i, w := range words {
+		if !slices.ContainsFunc(s.wn.Lookup(w), func(l wordnet.Lemma) bool { return l.POS == wordnet.Noun && ts.nouns[l.Lemma] }) {
+			continue
+		}
+		named = true
+		// "How many days was Jesus tempted?" asks for the time itself.
+		if i == 0 || !timeAdverbial(words[i-1]) || i >= 2 && words[i-2] == "how" {
+			return false
+		}
+	}
+	return named
+}
+
+// timeAdverbial reports whether w, before a noun of time, makes the
+// phrase an adverb of time: a quantifier, a number, or "at" and
+// "during". English's own closed classes, not a bridge between words.
+func timeAdverbial(w string) bool {
+	switch w {
+	case "every", "each", "last", "next", "this", "all", "whole", "per", "few", "several", "many", "at", "during":
+		return true
+	}
+	if w != "" && isASCIIDigit(rune(w[0])) {
+		return true
+	}
+	return slices.Contains(smallNumbers[2:], w) || slices.Contains(tensNumbers[2:], w)
 }
 
 // holdsTitle reports whether the question holds every word of the

@@ -117,6 +117,11 @@ func TestAnswerThemeSenses(t *testing.T) {
 		// word the router names first (BEATING), and theme words in
 		// questions about things the Bible does not speak of.
 		{"How do I deal with anxiety?", false, care},
+		// A time the question names as its circumstance is not its theme
+		// (NIGHT), one it asks about is (SABBATH, NIGHT).
+		{"my anxiety keeps me up at night", false, care},
+		{"Is it wrong to work on the Sabbath?", false, storetest.Verses(t, "Exodus 20:8-11", "Mark 2:27-28")},
+		{"What does the Bible say about the night?", false, nil},
 		{"keep falling into the same temptation over and over. i pray about it and then do it again. why can't i beat this", false, temptation},
 		// A question naming a thing may name a theme besides (the
 		// bottles are WINE's and BOTTLE's, the drinking DRUNKENNESS's),

@@ -20,6 +20,9 @@ const lexNounPerson = 18
 // lexNounLocation is WordNet's lexicographer file number of noun.location.
 const lexNounLocation = 15
 
+// lexNounTime is WordNet's lexicographer file number of noun.time.
+const lexNounTime = 28
+
 // lexNounObject is WordNet's lexicographer file number of noun.object
 // (natural objects: mountains, rivers, islands).
 const lexNounObject = 17
