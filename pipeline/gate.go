@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.273, W: [3]float64{2.437, -6.614, 6.442}}
+var themeGate = ThemeGate{Bias: -2.281, W: [3]float64{2.52, -6.692, 6.408}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -97,6 +97,12 @@ const (
 	// themeLikeBest: the likeness is the mean of the best few cosines; one
 	// verse may share a rare word by chance.
 	themeLikeBest = 3
+	// maxSeeThemes: a topic referring to more themes than this is a hub
+	// (GOD refers to 20 and more: WORKS, PREDESTINATION, CREATION …), and
+	// a question naming it is about none of them in particular; its
+	// references are not weighed. Chosen on the ask tuning sets
+	// (DEVELOPERS.md): at 5 askdev4 lost a hit.
+	maxSeeThemes = 10
 )
 
 // themeCandidate is a theme topic weighed for a question.
@@ -117,8 +123,8 @@ type themeTeacher interface {
 // weighThemes returns the themes a question is weighed against, each with
 // its routes and likeness, and the index of the one it is most about
 // among them (-1: none): of the first maxThemeChoices topics of routes
-// (best first), and the topics they refer to ("LYING: See FALSEHOOD", at
-// seeDiscount), the abstraction with teaching (key passages or sections)
+// (best first), and the topics they refer to whole ("LYING: See
+// FALSEHOOD", at seeDiscount; not a hub's, maxSeeThemes), the abstraction with teaching (key passages or sections)
 // whose route score plus likeness is highest, a time the question names
 // as its circumstance last (before); when none of them can
 // answer and bridged is set, the same of the themes the word vectors
@@ -139,7 +145,11 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 	}
 	if tt != nil {
 		for _, c := range slices.Clone(cands) {
-			for _, to := range tt.seeAlso(c.topic) {
+			see := tt.seeAlso(c.topic)
+			if len(see) > maxSeeThemes {
+				continue
+			}
+			for _, to := range see {
 				if !seen[to] {
 					seen[to] = true
 					cands = append(cands, themeCandidate{topic: to, score: c.score * seeDiscount})

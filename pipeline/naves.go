@@ -116,7 +116,7 @@ type routeTopic struct {
 	title      string
 	first, end int32   // its entries in entries
 	see        []int32 // topics it is an alias of (it has no verses itself)
-	seeAlso    []int32 // every topic its entries refer to ("See FALSEHOOD")
+	seeAlso    []int32 // every topic its entries refer to whole ("See FALSEHOOD")
 	// seeSections are the sections of other topics its entries refer to
 	// ("PARABLES: See JESUS, PARABLES OF").
 	seeSections []seeSection
@@ -285,7 +285,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		}
 		count(intern(t.Title))
 		hasVerses := false
-		var see []int32
+		var see, seeWhole []int32
 		if refs := keys[strings.ToUpper(t.Title)]; len(refs) > 0 {
 			spans := make([]corpus.VerseSpan, len(refs))
 			for i, ref := range refs {
@@ -300,16 +300,28 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 			count(re.own)
 			re.verses = runVerses(e.Verses)
 			hasVerses = hasVerses || len(re.verses) > 0
+			// "See GOVERNMENT, GOD IN" refers to a section (linkSections),
+			// not to government at large: the topic is no theme this one
+			// refers to.
+			m := seeSectionPhrase.FindStringSubmatch(e.Phrase)
+			section := m != nil && !slices.Contains(e.See, m[1]+", "+m[2])
 			for _, s := range e.See {
-				if to, ok := byTitle[strings.ToUpper(s)]; ok && to != int32(ti) && !slices.Contains(see, to) {
+				to, ok := byTitle[strings.ToUpper(s)]
+				if !ok || to == int32(ti) {
+					continue
+				}
+				if !slices.Contains(see, to) {
 					see = append(see, to)
+				}
+				if !section && !slices.Contains(seeWhole, to) {
+					seeWhole = append(seeWhole, to)
 				}
 			}
 			r.entries = append(r.entries, re)
 		}
 		rt.end = int32(len(r.entries))
 		r.weighBearers(rt)
-		rt.seeAlso = see
+		rt.seeAlso = seeWhole
 		if !hasVerses {
 			rt.see = see
 		}

@@ -403,13 +403,19 @@ func TestNaveRouterKeys(t *testing.T) {
 // TestNaveRouterTeaching: a theme's teaching is its key passages, then
 // its sections' verses (no notes, no instances); a topic's "See" links
 // are read whether or not it lists verses itself (LYING lists "Lying
-// spirit from God" and refers to FALSEHOOD).
+// spirit from God" and refers to FALSEHOOD), and a link to a section of
+// a topic is no reference to the topic.
 func TestNaveRouterTeaching(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	r := b.router(t)
 	if see := pipeline.SeeAlso(r, "LYING"); !slices.Contains(see, "FALSEHOOD") {
 		t.Errorf("LYING refers to %v, want FALSEHOOD among them", see)
+	}
+	// "See GOVERNMENT, GOD IN" refers to a section, not to government
+	// at large; "See WORKS" to the topic.
+	if see := pipeline.SeeAlso(r, "GOD"); slices.Contains(see, "GOVERNMENT") || !slices.Contains(see, "WORKS") {
+		t.Errorf("GOD refers to %v, want WORKS and not GOVERNMENT among them", see)
 	}
 	if see := pipeline.SeeAlso(r, "NO SUCH TOPIC"); see != nil {
 		t.Errorf("no topic refers to %v", see)

@@ -151,6 +151,25 @@ func TestAnswerThemeSenses(t *testing.T) {
 	}
 }
 
+// TestAnswerHubReferences: a question naming God is not answered from
+// the themes GOD's two dozen "See" links reach (gate.go, maxSeeThemes):
+// PREDESTINATION's Romans 8:28 and Ephesians 1:3-6 for a drinker asking
+// whether God can help him stop.
+func TestAnswerHubReferences(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := pipeline.NewAnswerer(b.st, b.r, nil)
+	q := "i get drunk every weekend and passed out in front of my kids. can god actually help me stop?"
+	ans, err := a.Answer(t.Context(), q, 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, b.st, ans, 3)
+	if citesAny(ans, storetest.Verses(t, "Romans 8:28", "Ephesians 1:3-6", "Job 6:13")) {
+		t.Errorf("answered from a theme GOD refers to: %+v", ans.References)
+	}
+}
+
 // TestAnswerAsksParticular: a question asking who did something is
 // answered by the verse that names him, though a verse naming people is
 // set back for an everyday question.
