@@ -112,6 +112,9 @@ type themeCandidate struct {
 	score    float64  // its best route's
 	likeness float64  // to the question, of its first themeLikeVerses verses
 	routes   []Routed // its key passages, then its sections' verses
+	// aside: the question names it only as its circumstance
+	// (senses.circumstance).
+	aside bool
 }
 
 // themeTeacher is the router read for a theme's teaching (NaveRouter).
@@ -124,15 +127,15 @@ type themeTeacher interface {
 // its routes and likeness, and the index of the one it is most about
 // among them (-1: none): of the first maxThemeChoices topics of routes
 // (best first), and the topics they refer to whole ("LYING: See
-// FALSEHOOD", at seeDiscount; not a hub's, maxSeeThemes), the abstraction with teaching (key passages or sections)
-// whose route score plus likeness is highest, a time the question names
-// as its circumstance last (before); when none of them can
-// answer and bridged is set, the same of the themes the word vectors
-// bridge the question to (bridge.go). wide
-// adds the bridged themes also when the router's can answer, never
-// chosen: the pool a better choice could take from (ThemeReach). jesus:
-// the question asks what Jesus said, and only themes whose teaching holds
-// his words are weighed.
+// FALSEHOOD", at seeDiscount; not a hub's, maxSeeThemes), the
+// abstraction with teaching (key passages or sections) whose route score
+// plus likeness is highest, a time the question names as its
+// circumstance last (before); when none of them can answer and bridged
+// is set, the same of the themes the word vectors bridge the question to
+// (bridge.go). wide adds the bridged themes also when the router's can
+// answer, never chosen: the pool a better choice could take from
+// (ThemeReach). jesus: the question asks what Jesus said, and only
+// themes whose teaching holds his words are weighed.
 func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, jesus bool) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
@@ -196,8 +199,9 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 				}
 				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 			}
+			c.aside = a.r.senses.circumstance(c.ts, question)
 			pool = append(pool, c)
-			if eligible && (best < 0 || a.before(question, c, pool[best])) {
+			if eligible && (best < 0 || before(c, pool[best])) {
 				best = len(pool) - 1
 			}
 		}
@@ -219,13 +223,13 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 	return pool, best
 }
 
-// before reports whether theme c is chosen over theme b for question: a
-// theme the question names only as its circumstance (senses.circumstance:
-// "my anxiety is so bad I lie awake every night" is about CARE, not NIGHT)
-// after any other, then by route score plus likeness.
-func (a *Answerer) before(question string, c, b themeCandidate) bool {
-	if cc, bc := a.r.senses.circumstance(c.ts, question), a.r.senses.circumstance(b.ts, question); cc != bc {
-		return !cc
+// before reports whether theme c is chosen over theme b: a theme the
+// question names only as its circumstance ("my anxiety is so bad I lie
+// awake every night" is about CARE, not NIGHT) after any other, then by
+// route score plus likeness.
+func before(c, b themeCandidate) bool {
+	if c.aside != b.aside {
+		return !c.aside
 	}
 	return c.score+c.likeness > b.score+b.likeness
 }
