@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/wordnet"
@@ -223,15 +222,16 @@ func (s *senses) namedAsNoun(ts *topicSense, question string) bool {
 		if i+1 < len(words) {
 			forms = append(forms, w+" "+words[i+1]) // "dead sea"
 		}
-		for _, f := range forms {
-			for _, l := range s.wn.Lookup(f) {
-				if l.POS == wordnet.Noun && ts.nouns[l.Lemma] {
-					return true
-				}
-			}
+		if slices.ContainsFunc(forms, func(f string) bool { return s.titleNoun(ts, f) }) {
+			return true
 		}
 	}
 	return false
+}
+
+// titleNoun reports whether w is a form of one of the title's nouns.
+func (s *senses) titleNoun(ts *topicSense, w string) bool {
+	return slices.ContainsFunc(s.wn.Lookup(w), func(l wordnet.Lemma) bool { return l.POS == wordnet.Noun && ts.nouns[l.Lemma] })
 }
 
 // circumstance reports whether the question names the topic, a time,
@@ -244,11 +244,10 @@ func (s *senses) circumstance(ts *topicSense, question string) bool {
 	if ts == nil || !ts.time {
 		return false
 	}
-	q := strings.ReplaceAll(strings.ToLower(question), "’", "'")
-	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+	words := questionFields(question, true)
 	named := false
 	for i, w := range words {
-		if !slices.ContainsFunc(s.wn.Lookup(w), func(l wordnet.Lemma) bool { return l.POS == wordnet.Noun && ts.nouns[l.Lemma] }) {
+		if !s.titleNoun(ts, w) {
 			continue
 		}
 		named = true

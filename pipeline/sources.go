@@ -81,10 +81,16 @@ func asksParticular(q string, g *grammar) bool {
 }
 
 // questionWords are a question's words in lower case, punctuation dropped.
-func questionWords(q string) []string {
+func questionWords(q string) []string { return questionFields(q, false) }
+
+// questionFields are a question's words in lower case, punctuation
+// dropped, numbers kept as words when digits is set ("for 3 years").
+func questionFields(q string, digits bool) []string {
 	// A phone's keyboard writes the apostrophe curly ("Moses’ brother").
 	q = strings.ReplaceAll(q, "’", "'")
-	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\'' && !(digits && unicode.IsDigit(r))
+	})
 }
 
 // asksQuantity reports whether the question asks for a count, an age or
