@@ -38,11 +38,12 @@ func (l *Lexical) expand(e Expander, query string, typed []qterm) []qterm {
 		w[q.id] = q.weight
 	}
 	out := append([]qterm(nil), typed...)
-	wordvec.Each(query, func(word string) {
+	words := wordvec.Tokens(query)
+	for k, word := range words {
 		if isStop(word) || questionFrame[word] {
-			return
+			continue
 		}
-		for _, r := range e.Related(word) {
+		for _, r := range relatedAt(e, words, k) {
 			weight := min(r.Weight, maxExpansionWeight)
 			if weight <= 0 {
 				continue
@@ -67,8 +68,23 @@ func (l *Lexical) expand(e Expander, query string, typed []qterm) []qterm {
 				out = append(out, qterm{id: id, weight: weight})
 			})
 		}
-	})
+	}
 	return out
+}
+
+// relatedAt returns the words e relates to words[k]. A word that opens,
+// with the word after it, a collocation the expander knows ("passed
+// away", "laid off", "burned out": WordNet's lemmas pass away, lay off,
+// burn out) is read as the collocation, as a reader would: its relatives
+// are the collocation's (die, decease), not the word's alone (go by,
+// elapse).
+func relatedAt(e Expander, words []string, k int) []Related {
+	if k+1 < len(words) {
+		if rels := e.Related(words[k] + " " + words[k+1]); len(rels) > 0 {
+			return rels
+		}
+	}
+	return e.Related(words[k])
 }
 
 // Expansion weights of WordNet relations (issue 12's measurement): a

@@ -134,6 +134,15 @@ func TestExceptions(t *testing.T) {
 	if got := w.Lookup("  "); got != nil {
 		t.Errorf("Lookup(blank) = %+v", got)
 	}
+	// A collocation's words are read one by one, as morphy does.
+	for word, want := range map[string]string{
+		"passed away": "pass away", "laid off": "lay off", "burned out": "burn out",
+		"blowing up": "blow up", "Holy Spirits": "holy spirit",
+	} {
+		if got := w.BaseForms(word); !slices.Contains(got, want) {
+			t.Errorf("BaseForms(%q) = %q, want %q among them", word, got, want)
+		}
+	}
 	// Collocations are matched with spaces for underscores.
 	if got := w.Lookup("holy spirit"); len(got) == 0 || got[0].Lemma != "holy spirit" {
 		t.Errorf("Lookup(holy spirit) = %+v", got)
