@@ -116,6 +116,13 @@ type AskReport struct {
 	// the share of them that are grounded. It must be 1.
 	References    int
 	GroundedShare float64
+	// OnTarget is the share of the references of answers to cases that
+	// expect verses which hold one of them: what a reader finds of use
+	// among all the references cited, not only whether one was. The
+	// expected lists are not exhaustive, so it is a floor, for comparing
+	// changes on the same set.
+	OnTarget           float64
+	expectRefs, onRefs int
 	// NoAnswer counts declined answers; Fallbacks those where the
 	// composer's answer replaced the generator's.
 	NoAnswer    int
@@ -204,7 +211,14 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 					allGrounded = false
 					rep.Ungrounded = append(rep.Ungrounded, c.Question+": "+ref.Reference)
 				}
-				hit = hit || slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+				held := slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+				hit = hit || held
+				if c.Kind != KindDecline {
+					rep.expectRefs++
+					if held {
+						rep.onRefs++
+					}
+				}
 			}
 			if bad := uncitedSentence(ans.Text, ans.References); bad != "" {
 				allGrounded = false
@@ -265,6 +279,9 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 	rep.GroundedShare = 1
 	if rep.References > 0 {
 		rep.GroundedShare = float64(grounded) / float64(rep.References)
+	}
+	if rep.expectRefs > 0 {
+		rep.OnTarget = float64(rep.onRefs) / float64(rep.expectRefs)
 	}
 	return rep, nil
 }
@@ -369,10 +386,10 @@ func (r AskReport) WriteTable(w io.Writer) error {
 		return fmt.Sprintf("%.3f", float64(n)/float64(of))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "generator\tmax refs\tcases\thit rate\tdeclines\tfalse declines\tgrounded\town sentence\treferences\tref grounded\tfallbacks\tmean latency\t\n")
-	fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%s\t%d\t%s\t%s\t%d\t%.3f\t%d\t%s\t\n", r.Generator, r.MaxRefs, r.Cases, r.HitRate,
+	fmt.Fprintf(tw, "generator\tmax refs\tcases\thit rate\tdeclines\tfalse declines\tgrounded\town sentence\treferences\tref grounded\ton target\tfallbacks\tmean latency\t\n")
+	fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%s\t%d\t%s\t%s\t%d\t%.3f\t%s\t%d\t%s\t\n", r.Generator, r.MaxRefs, r.Cases, r.HitRate,
 		share(r.DeclinesRight, r.Declines), r.FalseDeclines, share(r.GroundedAnswers, r.Answered), share(r.OwnSentence, r.Answered),
-		r.References, r.GroundedShare, r.Fallbacks, r.MeanLatency.Round(10*time.Microsecond))
+		r.References, r.GroundedShare, share(r.onRefs, r.expectRefs), r.Fallbacks, r.MeanLatency.Round(10*time.Microsecond))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -142,4 +142,9 @@ func TestThemeReach(t *testing.T) {
 	if len(rep.Kinds) != len(want) {
 		t.Errorf("%d kinds, want %d", len(rep.Kinds), len(want))
 	}
+	// Some references hold the expected verse (1 Corinthians 10:13, Ruth
+	// 1:4) and the doctrine case's none: on target is a share between.
+	if rep.OnTarget <= 0 || rep.OnTarget >= 1 {
+		t.Errorf("on target %.3f, want a share of the references strictly between 0 and 1", rep.OnTarget)
+	}
 }
