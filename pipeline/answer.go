@@ -134,6 +134,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	// A misspelt name is read as the name for everything below: the
 	// search, the router, the hubs and a follow-up's subject.
+	typed := question
 	question = a.r.Respell(question)
 	// Twice as many candidates as references asked for, so that a
 	// composer has relevant passages to fill maxReferences with.
@@ -249,7 +250,18 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var th themeResult
 	if !entity {
 		// A question naming a person or place is about it, not a theme.
-		if th, err = a.theme(ctx, query, themed, rv, jesus, opts.themes); err != nil {
+		// The theme is weighed on the words the question typed: a number
+		// in digits is spelled for the search, as the KJV writes its
+		// numbers, but it is a quantity told ("im 78 and lately im scared
+		// of dying", "60 hour weeks"), and spelled it counted among the
+		// words the gate weighs a theme by (DEVELOPERS.md, twenty-seventh
+		// round). A follow-up's and a question about Jesus' words keep the
+		// query they are searched with.
+		themeQ := query
+		if fu.Subject == "" && !jesus {
+			themeQ = a.r.respellWords(typed)
+		}
+		if th, err = a.theme(ctx, themeQ, themed, rv, jesus, opts.themes); err != nil {
 			return Answer{}, err
 		}
 	}

@@ -52,7 +52,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.281, W: [3]float64{2.52, -6.692, 6.408}}
+var themeGate = ThemeGate{Bias: -2.247, W: [3]float64{2.514, -6.678, 6.302}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias

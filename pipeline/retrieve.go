@@ -272,6 +272,12 @@ func (r *Retriever) Respell(query string) string {
 	return r.speller.respell(spellNumerals(asBible(query)), r.Dictionary)
 }
 
+// respellWords is Respell without the numerals spelled: the question's
+// words as typed, its names as the KJV writes them.
+func (r *Retriever) respellWords(query string) string {
+	return r.speller.respell(asBible(query), r.Dictionary)
+}
+
 // Verse returns the verse id, from memory.
 func (r *Retriever) Verse(id corpus.VerseID) (corpus.Verse, bool) {
 	i, ok := r.lex.docIndex[id]

@@ -122,6 +122,9 @@ func TestAnswerThemeSenses(t *testing.T) {
 		{"my anxiety keeps me up at night", false, care},
 		{"Is it wrong to work on the Sabbath?", false, storetest.Verses(t, "Exodus 20:8-11", "Mark 2:27-28")},
 		{"What does the Bible say about the night?", false, nil},
+		// A number in digits is a quantity told, not a theme's word
+		// (spelled, it named SEVENTY and the question was declined).
+		{"im 78 and lately im scared of dying", false, storetest.Verses(t, "John 11:25-26", "Hebrews 9:27-28", "Romans 6:23")},
 		{"keep falling into the same temptation over and over. i pray about it and then do it again. why can't i beat this", false, temptation},
 		// A question naming a thing may name a theme besides (the
 		// bottles are WINE's and BOTTLE's, the drinking DRUNKENNESS's),
