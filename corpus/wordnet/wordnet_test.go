@@ -137,7 +137,7 @@ func TestExceptions(t *testing.T) {
 	// A collocation's words are read one by one, as morphy does.
 	for word, want := range map[string]string{
 		"passed away": "pass away", "laid off": "lay off", "burned out": "burn out",
-		"blowing up": "blow up", "Holy Spirits": "holy spirit",
+		"blowing up": "blow up",
 	} {
 		if got := w.BaseForms(word); !slices.Contains(got, want) {
 			t.Errorf("BaseForms(%q) = %q, want %q among them", word, got, want)
