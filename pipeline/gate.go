@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/selahdev/selah/pipeline/wordvec"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/selahdev/selah/corpus"
 )
@@ -52,7 +55,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -2.247, W: [3]float64{2.514, -6.678, 6.302}}
+var themeGate = ThemeGate{Bias: -2.266, W: [3]float64{2.586, -6.722, 6.212}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -121,6 +124,7 @@ type themeCandidate struct {
 type themeTeacher interface {
 	teaching(title string, score float64) []Routed
 	seeAlso(title string) []string
+	isTopic(title string) bool
 }
 
 // weighThemes returns the themes a question is weighed against, each with
@@ -132,9 +136,9 @@ type themeTeacher interface {
 // plus likeness is highest, a time the question names as its
 // circumstance last (before); when none of them can answer and bridged
 // is set, the same of the themes the word vectors bridge the question to
-// (bridge.go). wide adds the bridged themes also when the router's can
-// answer, never chosen: the pool a better choice could take from
-// (ThemeReach). jesus: the question asks what Jesus said, and only
+// (bridge.go) and WordNet names for its words (wordNetThemes). wide adds
+// the bridged themes also when the router's can answer, never chosen: the
+// pool a better choice could take from (ThemeReach). jesus: the question asks what Jesus said, and only
 // themes whose teaching holds his words are weighed.
 func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, jesus bool) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
@@ -215,12 +219,59 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 		var near []themeCandidate
 		for _, b := range a.r.bridge.near(question) {
 			if !seen[b.title] {
+				seen[b.title] = true
 				near = append(near, themeCandidate{topic: b.title, score: min(b.score, 1)})
+			}
+		}
+		if tt != nil {
+			named := a.wordNetThemes(question, tt)
+			for _, t := range slices.Sorted(maps.Keys(named)) {
+				if !seen[t] {
+					near = append(near, themeCandidate{topic: t, score: named[t]})
+				}
 			}
 		}
 		consider(near, best < 0)
 	}
 	return pool, best
+}
+
+// wordNetThemes are the themes WordNet names for the question's words:
+// the topics titled by a word's synonym, derivation or broader term
+// (relatedAt, collocations read whole: "worry" is a kind of anxiety), at
+// the relation's expansion weight, and the topics those refer to whole
+// at seeDiscount ("ANXIETY: See CARE"; a hub's none, maxSeeThemes). They
+// are weighed as the word vectors' bridge is, only when the router names
+// no theme that can answer: beside the router's, WordNet's relatives won
+// where the question's own words named the right theme (DEVELOPERS.md,
+// eleventh and twenty-seventh rounds).
+func (a *Answerer) wordNetThemes(question string, tt themeTeacher) map[string]float64 {
+	if a.r.Expand == nil {
+		return nil
+	}
+	out := map[string]float64{}
+	add := func(title string, score float64) {
+		out[title] = max(out[title], score)
+	}
+	words := wordvec.Tokens(question)
+	for k, w := range words {
+		if isStop(w) || questionFrame[w] {
+			continue
+		}
+		for _, rel := range relatedAt(a.r.Expand, words, k) {
+			if strings.ContainsAny(rel.Word, " _-") || !tt.isTopic(rel.Word) {
+				continue
+			}
+			score := min(rel.Weight, maxExpansionWeight)
+			add(strings.ToUpper(rel.Word), score)
+			if see := tt.seeAlso(rel.Word); len(see) <= maxSeeThemes {
+				for _, to := range see {
+					add(to, score*seeDiscount)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // before reports whether theme c is chosen over theme b: a theme the

@@ -1282,6 +1282,12 @@ func (r *NaveRouter) teaching(title string, score float64) []Routed {
 	return r.verses(cands, themeReach)
 }
 
+// isTopic reports whether title (any case) is a topic's.
+func (r *NaveRouter) isTopic(title string) bool {
+	_, ok := r.byTitle[strings.ToUpper(title)]
+	return ok
+}
+
 // seeAlso returns the titles of the topics a topic's entries refer to
 // ("LYING: See FALSEHOOD"), in Nave's order.
 func (r *NaveRouter) seeAlso(title string) []string {

@@ -122,6 +122,12 @@ func TestAnswerThemeSenses(t *testing.T) {
 		{"my anxiety keeps me up at night", false, care},
 		{"Is it wrong to work on the Sabbath?", false, storetest.Verses(t, "Exodus 20:8-11", "Mark 2:27-28")},
 		{"What does the Bible say about the night?", false, nil},
+		// A question whose words name no theme, one of them a kind of
+		// anxiety to WordNet (ANXIETY: See CARE): Jesus' words on it. The
+		// word vectors' bridge reaches CARE from "I worry about
+		// everything" as before.
+		{"What did Jesus say about worry?", false, storetest.Verses(t, "Matthew 6:25-34", "Luke 12:22-31")},
+		{"I worry about everything", false, care},
 		// A number in digits is a quantity told, not a theme's word
 		// (spelled, it named SEVENTY and the question was declined).
 		{"im 78 and lately im scared of dying", false, storetest.Verses(t, "John 11:25-26", "Hebrews 9:27-28", "Romans 6:23")},
