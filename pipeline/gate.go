@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/selahdev/selah/pipeline/wordvec"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
 // The theme gate. A question that names a theme Nave's teaches under
@@ -138,8 +138,9 @@ type themeTeacher interface {
 // is set, the same of the themes the word vectors bridge the question to
 // (bridge.go) and WordNet names for its words (wordNetThemes). wide adds
 // the bridged themes also when the router's can answer, never chosen: the
-// pool a better choice could take from (ThemeReach). jesus: the question asks what Jesus said, and only
-// themes whose teaching holds his words are weighed.
+// pool a better choice could take from (ThemeReach). jesus: the question
+// asks what Jesus said, and only themes whose teaching holds his words are
+// weighed.
 func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, jesus bool) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
