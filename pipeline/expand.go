@@ -38,12 +38,8 @@ func (l *Lexical) expand(e Expander, query string, typed []qterm) []qterm {
 		w[q.id] = q.weight
 	}
 	out := append([]qterm(nil), typed...)
-	words := wordvec.Tokens(query)
-	for k, word := range words {
-		if isStop(word) || questionFrame[word] {
-			continue
-		}
-		for _, r := range relatedAt(e, words, k) {
+	eachRelated(e, query, func(rels []Related) {
+		for _, r := range rels {
 			weight := min(r.Weight, maxExpansionWeight)
 			if weight <= 0 {
 				continue
@@ -68,8 +64,19 @@ func (l *Lexical) expand(e Expander, query string, typed []qterm) []qterm {
 				out = append(out, qterm{id: id, weight: weight})
 			})
 		}
-	}
+	})
 	return out
+}
+
+// eachRelated calls fn with what e relates to each of the query's content
+// words (no stop word or question frame), read in context (relatedAt).
+func eachRelated(e Expander, query string, fn func(rels []Related)) {
+	words := wordvec.Tokens(query)
+	for k, w := range words {
+		if !isStop(w) && !questionFrame[w] {
+			fn(relatedAt(e, words, k))
+		}
+	}
 }
 
 // relatedAt returns the words e relates to words[k]. A word that opens,

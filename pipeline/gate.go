@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/selahdev/selah/corpus"
-	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
 // The theme gate. A question that names a theme Nave's teaches under
@@ -254,12 +253,8 @@ func (a *Answerer) wordNetThemes(question string, tt themeTeacher) map[string]fl
 	add := func(title string, score float64) {
 		out[title] = max(out[title], score)
 	}
-	words := wordvec.Tokens(question)
-	for k, w := range words {
-		if isStop(w) || questionFrame[w] {
-			continue
-		}
-		for _, rel := range relatedAt(a.r.Expand, words, k) {
+	eachRelated(a.r.Expand, question, func(rels []Related) {
+		for _, rel := range rels {
 			if strings.ContainsAny(rel.Word, " _-") || !tt.isTopic(rel.Word) {
 				continue
 			}
@@ -271,7 +266,7 @@ func (a *Answerer) wordNetThemes(question string, tt themeTeacher) map[string]fl
 				}
 			}
 		}
-	}
+	})
 	return out
 }
 
