@@ -57,9 +57,11 @@ var (
 	HoldoutSets = []string{"holdout2", "holdout3"}
 	// heldOut adds the held-out ask sets: ask2 (2026-11-23), ask3
 	// (2026-11-25, two other writers, more practical and decline
-	// questions, sense traps among them) and ask4 (2026-11-25, two more
-	// writers, the same kinds as ask3).
-	heldOut = append([]string{"ask2", "ask3", "ask4"}, HoldoutSets...)
+	// questions, sense traps among them), ask4 (2026-11-25, two more
+	// writers, the same kinds as ask3) and ask5 (2026-11-29, another
+	// writer: people and events, half of them asking one detail of a
+	// story).
+	heldOut = append([]string{"ask2", "ask3", "ask4", "ask5"}, HoldoutSets...)
 )
 
 // HeldOut reports whether a set's name or file ("holdout2",

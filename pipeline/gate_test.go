@@ -25,7 +25,7 @@ func TestThemeGateFit(t *testing.T) {
 	if want := pipeline.ShippedThemeGate(); g != want {
 		t.Errorf("fitted on %d questions: %s, shipped %s", n, g.Literal(), want.Literal())
 	}
-	for _, name := range []string{"ask2", "ask3", "ask4"} {
+	for _, name := range []string{"ask2", "ask3", "ask4", "ask5"} {
 		if _, err := pipeline.AskSetCases(name); err != nil {
 			t.Fatal(err)
 		}
