@@ -150,6 +150,11 @@ type AskKindReport struct {
 	Themed, ThemeHolds, BestHolds int
 	Ceiling                       float64
 	ceiling                       int
+	// CandidatesHold counts the kind's answerable cases whose answer gave
+	// the generator an expected verse among its candidates (a declined
+	// answer gives none): what any generator could cite, the OpenAI-
+	// compatible one as much as the composer.
+	CandidatesHold int
 }
 
 // AskAnswer is one case's answer as returned.
@@ -245,6 +250,9 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			order = append(order, c.Kind)
 		}
 		k.Cases++
+		if c.Kind != KindDecline && !ans.NoPassage && slices.ContainsFunc(ans.Retrieved, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) }) {
+			k.CandidatesHold++
+		}
 		reach := ThemeReach{}
 		if c.Kind != KindDecline && ans.themes != nil {
 			reach = reachOf(*ans.themes, c.Expect, maxRefs)
@@ -396,9 +404,9 @@ func (r AskReport) WriteTable(w io.Writer) error {
 	if len(r.Kinds) > 1 || len(r.Kinds) == 1 && r.Kinds[0].Kind != "" {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "kind\tcases\thit rate\tthemed\ttheme holds\tbest theme holds\tceiling\t\n")
+		fmt.Fprintf(tw, "kind\tcases\thit rate\tthemed\ttheme holds\tbest theme holds\tceiling\tcandidates hold\t\n")
 		for _, k := range r.Kinds {
-			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%d\t%d\t%d\t%.3f\t\n", cmp.Or(k.Kind, "(none)"), k.Cases, k.HitRate, k.Themed, k.ThemeHolds, k.BestHolds, k.Ceiling)
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%d\t%d\t%d\t%.3f\t%d\t\n", cmp.Or(k.Kind, "(none)"), k.Cases, k.HitRate, k.Themed, k.ThemeHolds, k.BestHolds, k.Ceiling, k.CandidatesHold)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

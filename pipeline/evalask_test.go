@@ -128,15 +128,17 @@ func TestThemeReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][4]int{ // themed, theme holds, best theme holds, ceiling hits
-		"practical": {1, 1, 1, 1},
-		"doctrine":  {1, 0, 0, 0},
-		"person":    {0, 0, 0, 1},
+	// themed, theme holds, best theme holds, ceiling hits, candidates hold
+	// (Genesis 5:27, Methuselah's age, is no candidate for temptation).
+	want := map[string][5]int{
+		"practical": {1, 1, 1, 1, 1},
+		"doctrine":  {1, 0, 0, 0, 0},
+		"person":    {0, 0, 0, 1, 1},
 	}
 	for _, k := range rep.Kinds {
-		got := [4]int{k.Themed, k.ThemeHolds, k.BestHolds, int(k.Ceiling * float64(k.Cases))}
+		got := [5]int{k.Themed, k.ThemeHolds, k.BestHolds, int(k.Ceiling * float64(k.Cases)), k.CandidatesHold}
 		if got != want[k.Kind] {
-			t.Errorf("%s: themed, theme holds, best theme holds, ceiling hits = %v, want %v", k.Kind, got, want[k.Kind])
+			t.Errorf("%s: themed, theme holds, best theme holds, ceiling hits, candidates hold = %v, want %v", k.Kind, got, want[k.Kind])
 		}
 	}
 	if len(rep.Kinds) != len(want) {

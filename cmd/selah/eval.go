@@ -70,8 +70,10 @@ a theme whose first max-references verses of teaching hold an expected
 verse ("theme holds"), how many reach such a theme among all they weigh,
 chosen or not ("best theme holds"), and the hit rate had each of those
 been answered from it ("ceiling": what a better choice among the themes
-the sources reach could give, and no more). The generator is the
-configured one (SELAH_GENERATOR).`,
+the sources reach could give, and no more), and how many answerable
+questions were given an expected verse among the generator's candidates
+("candidates hold": what any generator, a model's too, could cite). The
+generator is the configured one (SELAH_GENERATOR).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
