@@ -454,10 +454,19 @@ func (c *composition) quoteSentences(alone bool) []string {
 		if quoted[cand.Verse.ID] || (len(out) > 0 || len(c.chosen) > 0) && cand.Evidence < minEvidence && !cand.Key {
 			continue
 		}
+		chosen, first := slices.Clone(c.chosen), c.first
 		if _, ok := c.cite([]corpus.VerseID{cand.Verse.ID}); !ok {
 			continue
 		}
-		quote(c.chosenRun(cand.Verse.ID))
+		run := c.chosenRun(cand.Verse.ID)
+		if slices.ContainsFunc(run, func(id corpus.VerseID) bool { return quoted[id] }) {
+			// Cited, it joins a passage already quoted ("Scripture says:
+			// "But Gehazi …" (2 Kings 5:20). It also says: "But Gehazi …"
+			// (2 Kings 5:20-21)"): quoted, it would say that passage again.
+			c.chosen, c.first = chosen, first
+			continue
+		}
+		quote(run)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -392,5 +393,46 @@ func TestHubNeedsEvidence(t *testing.T) {
 	ans := b.ask(t, "what does the parable of the lost sheep teach")
 	if strings.Contains(ans.Text, "mourn") {
 		t.Errorf("lost sheep: %q, want no hub on grief", ans.Text)
+	}
+}
+
+// quotation is one quotation of an answer and the reference it names.
+var quotation = regexp.MustCompile(`"[^"]*" \(([^)]*)\)`)
+
+// TestComposerQuotesOnce: no two quotations of an answer hold the same
+// verse. A candidate next to a quoted verse joined its passage when
+// cited, and the passage was quoted again ("Scripture says: "But Gehazi
+// …" (2 Kings 5:20). It also says: "But Gehazi …" (2 Kings 5:20-21).").
+func TestComposerQuotesOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.answerer(nil)
+	for _, q := range []string{
+		"what happened to gehazi after he took naaman's gifts",
+		"did jesus teach anything about fasting",
+		"How many days was Jesus tempted in the wilderness?",
+		"what do the hidden treasure in the field and the pearl of great price mean",
+		"jesus on swearing oaths",
+	} {
+		for _, n := range []int{3, 5} {
+			ans, err := a.Answer(t.Context(), q, n, pipeline.AnswerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGrounded(t, b.st, ans, n)
+			quoted := map[corpus.VerseID]string{}
+			for _, m := range quotation.FindAllStringSubmatch(ans.Text, -1) {
+				ref, err := corpus.ParseReference(m[1])
+				if err != nil {
+					t.Fatalf("%q: quotation of %q: %v", q, m[1], err)
+				}
+				for _, id := range ref.VerseIDs() {
+					if other, ok := quoted[id]; ok {
+						t.Errorf("%q (%d references): %s quoted again in %s: %s", q, n, other, m[1], ans.Text)
+					}
+					quoted[id] = m[1]
+				}
+			}
+		}
 	}
 }
