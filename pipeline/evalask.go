@@ -44,7 +44,8 @@ type askLine struct {
 func DefaultAskCases() ([]AskCase, error) { return AskSetCases("ask") }
 
 // AskTuningSets are the /ask tuning sets (testdata/eval) the theme gate
-// is fitted on; the held-out ask2, ask3 and ask4 are never among them.
+// is fitted on; the held-out ask2, ask3, ask4 and ask5 are never among
+// them.
 var AskTuningSets = []string{"ask", "askdev", "askdev3", "askdev4", "askdev5", "askdev6", "practicaldev", "practical2dev", "practicaldev3", "declinedev2"}
 
 // AskSetCases returns the cases of a built-in ask set by name.
