@@ -27,6 +27,11 @@ type AskCase struct {
 	Expect []corpus.VerseID
 }
 
+// holdsExpected reports whether any of ids is a verse the case expects.
+func (c AskCase) holdsExpected(ids []corpus.VerseID) bool {
+	return slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+}
+
 // KindDecline is the kind of a question the Bible has no passage on: the
 // answer must say so and cite nothing.
 const KindDecline = "decline"
@@ -217,7 +222,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 					allGrounded = false
 					rep.Ungrounded = append(rep.Ungrounded, c.Question+": "+ref.Reference)
 				}
-				held := slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+				held := c.holdsExpected(ids)
 				hit = hit || held
 				if c.Kind != KindDecline {
 					rep.expectRefs++
@@ -251,7 +256,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			order = append(order, c.Kind)
 		}
 		k.Cases++
-		if c.Kind != KindDecline && !ans.NoPassage && slices.ContainsFunc(ans.Retrieved, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) }) {
+		if c.Kind != KindDecline && !ans.NoPassage && c.holdsExpected(ans.Retrieved) {
 			k.CandidatesHold++
 		}
 		reach := ThemeReach{}
