@@ -78,6 +78,7 @@ func PlainText(raw string) Plain {
 			text.WriteString(s)
 		}
 	}
+scan:
 	for len(raw) > 0 {
 		lt := strings.IndexByte(raw, '<')
 		if lt < 0 {
@@ -119,6 +120,13 @@ func PlainText(raw string) Plain {
 				write(" ")
 			}
 		case strings.HasSuffix(tag, "/") || strings.HasPrefix(tag, "!") || strings.HasPrefix(tag, "?"):
+			if bookEnd(name, attrs) {
+				// What the entry holds after its book ends is not the
+				// verse: the WEB stores its glossary (17,000 characters,
+				// "dinosaur", "Olympia", "pornography") in Revelation
+				// 22:21, after the book's closing milestone.
+				break scan
+			}
 			if breakTags[name] {
 				write(" ")
 			}
@@ -150,6 +158,12 @@ func PlainText(raw string) Plain {
 	// reach the passage text.
 	p.Text = collapse(strings.ReplaceAll(p.Text, "¶", ""))
 	return p
+}
+
+// bookEnd reports whether the empty element name attrs closes a book
+// (<div eID="…" osisID="Rev" type="book"/>).
+func bookEnd(name, attrs string) bool {
+	return name == "div" && strings.Contains(attrs, `type="book"`) && strings.Contains(attrs, "eID=")
 }
 
 // tagName splits "w lemma=..." into "w" and the attributes.

@@ -151,6 +151,16 @@ func TestWEBOntoKJV(t *testing.T) {
 	if s := got[corpus.NewVerseID(43, 3, 16)]; !strings.HasPrefix(s, "For God so loved the world") {
 		t.Errorf("WEB John 3:16 = %q", s)
 	}
+	// The module stores its glossary in the last verse, after the book's
+	// end: none of it is the verse.
+	if s := got[corpus.NewVerseID(66, 22, 21)]; s != "The grace of the Lord Jesus Christ be with all the saints. Amen." {
+		t.Errorf("WEB Revelation 22:21 = %.200q", s)
+	}
+	for id, s := range got {
+		if len(s) > 1000 {
+			t.Errorf("WEB %v holds %d characters: more than a verse", id, len(s))
+		}
+	}
 	for _, c := range []struct {
 		book   string
 		ch, v  int
