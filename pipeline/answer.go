@@ -222,6 +222,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// Adam") would be told as the answer. The search speaks for it.
 		routed = nil
 	}
+	if i := slices.IndexFunc(routed, func(r Routed) bool { return !r.Echo }); entity && i > 0 &&
+		routed[i].Score < wholeName && tiedEntries(routed[i:]) > maxTiedEntries {
+		// The entry answering the question comes first (a who- or
+		// what-happened echo: JOHN's "Baptizes Jesus" for "What happened
+		// when Jesus was baptized?"), and after it the long history the
+		// question names ties on the name: told in Nave's order, its
+		// first entries ("Jesus was advocate") answer nothing.
+		routed = routed[:i]
+	}
 	if len(routed) > max(n, maxRoutedVerses) {
 		routed = routed[:max(n, maxRoutedVerses)]
 	}

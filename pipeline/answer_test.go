@@ -282,6 +282,17 @@ func TestAnswerLongHistory(t *testing.T) {
 	if !citesAny(ans, storetest.Verses(t, "Matthew 3:13-17", "Mark 1:9-11", "Luke 3:21-22", "John 1:32-34")) {
 		t.Errorf("cites no telling of his baptism: %+v", ans.References)
 	}
+	// Another topic's entry tells it (JOHN's "Baptizes Jesus") and comes
+	// first; the entries tied on his name after it answer nothing either:
+	// "Jesus was advocate (1 John 2:1-2)".
+	ans = b.ask(t, "What happened when Jesus was baptized?")
+	checkGrounded(t, b.st, ans, 3)
+	tellings := storetest.Verses(t, "Matthew 3:13-17", "Mark 1:9-11", "Luke 3:21-22", "John 1:29-34")
+	for _, ref := range ans.References {
+		if !slices.ContainsFunc(ref.VerseIDs(), func(id corpus.VerseID) bool { return slices.Contains(tellings, id) }) {
+			t.Errorf("cites %s, no telling of his baptism: %q", ref.Reference, ans.Text)
+		}
+	}
 }
 
 // TestAnswerInstance: a theme's entry naming whom the question names is the
@@ -350,6 +361,11 @@ func TestAnswerReads(t *testing.T) {
 		// (of rising early) and HEIR were chosen, and then declined.
 		{"his words", "My mum passed away last week. What did Jesus say about the dead rising again?", []string{"John 11:25-26", "John 5:25-29"}},
 		{"his words", "My brothers and I are fighting over our dad's inheritance. Did Jesus ever say anything about that?", []string{"Luke 12:13-21"}},
+		// A what-happened question naming a place asks for the event
+		// another topic's entry holds whole (JESUS' "Appears to Paul (on
+		// the road to Damascus)"): the titles of DAMASCUS and ROADS came
+		// first, and the answer told of the ancient city.
+		{"what happened", "What happened on the road to Damascus?", []string{"Acts 9:3-6", "Acts 22:6-11", "Acts 26:12-18"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

@@ -883,7 +883,7 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			}
 		}
 	}
-	who, where := asksWho(query), asksWhere(query)
+	who, where, happened := asksWho(query), asksWhere(query), asksHappened(query)
 	var object, possessed bool
 	if who {
 		object, possessed = r.objectNamed(query, entityTerms)
@@ -934,9 +934,17 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 		title := r.topics[re.topic].title
 		answers := who && holds && (x.entity && object || !namesEntity) && r.person(title) &&
 			(len(re.own) == 0 || !slices.Contains(entityTerms, re.own[0]) || describes(re.sense)) ||
-			where && holds && (x.entity || !namesEntity) && r.located(e)
+			where && holds && (x.entity || !namesEntity) && r.located(e) ||
+			happened && holds && x.entity
 		if answers && r.relates(e, slices.Concat(askedTerms, k.ids), entityTerms) {
 			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
+			if !who && !where {
+				// What happened: the named topic's own entries that hold
+				// as much tell it first ("what happened on the day of
+				// Pentecost": PENTECOST's, not PETER's "Preaches on
+				// Pentecost day").
+				s = math.Sqrt(x.mass/qmass) - whoTieBreak*(1-x.mass/re.mass/2)
+			}
 			if len(re.verses) > 0 {
 				cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 				continue
@@ -1149,6 +1157,16 @@ func asksWho(query string) bool {
 func asksWhere(query string) bool {
 	ws := questionWords(askedSentences(query))
 	return len(ws) > 0 && ws[0] == "where"
+}
+
+// asksHappened reports whether the question asks what happened (in its
+// asked sentences, as asksWho): "What happened on the road to Damascus?"
+// asks for the event told at a place or of a person, which another
+// topic's entry may hold whole (JESUS' "Appears to Paul (on the road to
+// Damascus)"), where the place's own entries say what it was.
+func asksHappened(query string) bool {
+	ws := questionWords(askedSentences(query))
+	return len(ws) > 1 && ws[0] == "what" && (ws[1] == "happened" || ws[1] == "happens")
 }
 
 // beForms are the forms of "be", after which a name is what a question

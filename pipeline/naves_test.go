@@ -476,26 +476,36 @@ func TestNaveRouterBearers(t *testing.T) {
 // TestNaveRouterRelatedWords: a named topic's entries are ordered counting
 // the words WordNet relates to the question's: "calmed the storm" is the
 // entry that "quiets the squall" (calm, quiet); the router of b.r is the
-// production one, whose Expand is WordNet.
+// production one, whose Expand is WordNet. (Another topic's entry holding
+// the question's words, SEA's "Lake Galilee calmed by Jesus", may come
+// before the named topic's: a what-happened echo.)
 func TestNaveRouterRelatedWords(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	rs, err := b.r.Router.Route(t.Context(), "What happened when Jesus calmed the storm?", 5)
+	const q = "What happened when Jesus calmed the storm?"
+	firstOfJesus := func(rs []pipeline.Routed) pipeline.Routed {
+		i := slices.IndexFunc(rs, func(r pipeline.Routed) bool { return r.Topic == "JESUS, THE CHRIST" })
+		if i < 0 {
+			return pipeline.Routed{}
+		}
+		return rs[i]
+	}
+	rs, err := b.r.Router.Route(t.Context(), q, 30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) == 0 || !strings.Contains(rs[0].Entry, "quiets the squall") {
-		t.Errorf("first route %+v, want JESUS' entry on quieting the squall", rs[:min(1, len(rs))])
+	if r := firstOfJesus(rs); !strings.Contains(r.Entry, "quiets the squall") {
+		t.Errorf("JESUS' first route %+v, want his entry on quieting the squall", r)
 	}
 	// Without the relations, the name alone ranks JESUS' entries in
 	// Nave's order.
 	plain := b.router(t)
 	plain.Entity = func(title string) bool { return pipeline.NamesEntity(b.r, title) }
-	if rs, err = plain.Route(t.Context(), "What happened when Jesus calmed the storm?", 5); err != nil {
+	if rs, err = plain.Route(t.Context(), q, 30); err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) > 0 && strings.Contains(rs[0].Entry, "quiets the squall") {
-		t.Errorf("without Expand the first route is %+v: the test shows nothing", rs[0])
+	if r := firstOfJesus(rs); strings.Contains(r.Entry, "quiets the squall") {
+		t.Errorf("without Expand JESUS' first route is %+v: the test shows nothing", r)
 	}
 }
 
