@@ -33,14 +33,16 @@ func newTrainCmd(cfg *config) *cobra.Command {
 It assembles that corpus (5.6 million tokens in 230,000 lines; 10-40 seconds),
 trains fastText skipgram vectors on it with Debian's fasttext command (200
 dimensions, window 5, 15 epochs, min count 5, no character n-grams, seed 1)
-and writes the vectors of its 35,943 words, int8-quantized, to --out (7.8 MB).
+and writes the vectors of its 35,925 words, int8-quantized, to --out (7.8 MB).
 
 Training runs on one thread, because fastText's threads share the model
 without locks and only one thread gives the same file on every run. The
-committed file took 23.5 minutes on a 2-core machine training a second
-model beside it, and a second run with no flags, 44 minutes beside the
-test suite, wrote the same file (2026-11-26); the earlier 100-dimension,
-5-epoch file took 30 to 38 minutes on a shared machine under heavy load.
+committed file took 28 minutes on a 2-core machine beside evaluation runs
+(2026-11-29; the file before it, trained with the WEB's glossary still read
+as the text of Revelation 22:21, took 23.5 minutes, and a second run, 44
+minutes beside the test suite, wrote the same file); the earlier
+100-dimension, 5-epoch file took 30 to 38 minutes on a shared machine under
+heavy load.
 --threads 2 is faster but gives a slightly different file each time.
 
 It prints the file's SHA-256. To ship new vectors, commit the file together
