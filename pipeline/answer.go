@@ -214,21 +214,16 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		routed, themed, instance = inst, nil, true
 	}
 	entity := len(routed) > 0
-	if entity && !routed[0].Echo && routed[0].Score < wholeName && tiedEntries(routed) > maxTiedEntries {
+	if i := slices.IndexFunc(routed, func(r Routed) bool { return !r.Echo }); i >= 0 &&
+		routed[i].Score < wholeName && tiedEntries(routed[i:]) > maxTiedEntries {
 		// The question names a person of a long history and asks of it
-		// something none of the entries says ("what happened when Jesus
+		// something none of the entries says ("what happened after Jesus
 		// was baptized": Nave's writes "immersed"): hundreds of entries
 		// tie on the name, and the first in Nave's order ("NAMES OF —
-		// Adam") would be told as the answer. The search speaks for it.
-		routed = nil
-	}
-	if i := slices.IndexFunc(routed, func(r Routed) bool { return !r.Echo }); entity && i > 0 &&
-		routed[i].Score < wholeName && tiedEntries(routed[i:]) > maxTiedEntries {
-		// The entry answering the question comes first (a who- or
+		// Adam") would be told as the answer. Only the entries answering
+		// the question that come before them are kept (a who- or
 		// what-happened echo: JOHN's "Baptizes Jesus" for "What happened
-		// when Jesus was baptized?"), and after it the long history the
-		// question names ties on the name: told in Nave's order, its
-		// first entries ("Jesus was advocate") answer nothing.
+		// when Jesus was baptized?"); with none, the search speaks for it.
 		routed = routed[:i]
 	}
 	if len(routed) > max(n, maxRoutedVerses) {

@@ -937,14 +937,15 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 			where && holds && (x.entity || !namesEntity) && r.located(e) ||
 			happened && holds && x.entity
 		if answers && r.relates(e, slices.Concat(askedTerms, k.ids), entityTerms) {
-			s := math.Sqrt(x.mass/qmass) + whoTieBreak*(1+x.mass/re.mass)
+			tie := whoTieBreak * (1 + x.mass/re.mass)
 			if !who && !where {
 				// What happened: the named topic's own entries that hold
 				// as much tell it first ("what happened on the day of
 				// Pentecost": PENTECOST's, not PETER's "Preaches on
 				// Pentecost day").
-				s = math.Sqrt(x.mass/qmass) - whoTieBreak*(1-x.mass/re.mass/2)
+				tie = -whoTieBreak * (1 - x.mass/re.mass/2)
 			}
+			s := math.Sqrt(x.mass/qmass) + tie
 			if len(re.verses) > 0 {
 				cands = append(cands, routeCand{entry: e, via: re.topic, score: s, echo: true})
 				continue
