@@ -311,7 +311,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// verses focused on it (followup.go), not the subject's entries again.
 	var fs []Fact
 	if namesTopic(routed) && fu.Subject == "" && !instance {
-		fs = facts(routed, rv)
+		// Of the topics routed after the first, only names: a theme or a
+		// thing the question also names in part states nothing of its
+		// subject ("What happened on the road to Damascus?" told "Scripture
+		// tells of the public highways" from ROADS).
+		subject := routed[0].Topic
+		fs = facts(slices.DeleteFunc(slices.Clone(routed), func(r Routed) bool {
+			return r.Topic != subject && !a.r.namesEntity(r.Topic)
+		}), rv)
 	}
 	var themeFacts []Fact
 	if namesTopic(themed) && fu.Subject == "" {

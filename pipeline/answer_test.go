@@ -295,6 +295,24 @@ func TestAnswerLongHistory(t *testing.T) {
 	}
 }
 
+// TestAnswerFactsOfNames: the Nave's facts of an answer about a named
+// person, place or event are said of names; a theme or thing the question
+// names in part, routed after the name, states nothing of it.
+func TestAnswerFactsOfNames(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, not := range map[string]string{
+		"What happened on the road to Damascus?": "highways",          // ROADS
+		"Where did Jesus turn water into wine?":  "turned into blood", // WATER
+	} {
+		ans := b.ask(t, q)
+		checkGrounded(t, b.st, ans, 3)
+		if strings.Contains(ans.Text, not) {
+			t.Errorf("%q: %q", q, ans.Text)
+		}
+	}
+}
+
 // TestAnswerInstance: a theme's entry naming whom the question names is the
 // instance asked about ("Who betrayed Jesus?": BETRAYAL's "Of Jesus"), not
 // the theme's teaching; a question asking why keeps the teaching.
