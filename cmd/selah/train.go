@@ -37,10 +37,10 @@ and writes the vectors of its 35,925 words, int8-quantized, to --out (7.8 MB).
 
 Training runs on one thread, because fastText's threads share the model
 without locks and only one thread gives the same file on every run. The
-committed file took 28 minutes on a 2-core machine beside evaluation runs
-(2026-11-29; the file before it, trained with the WEB's glossary still read
-as the text of Revelation 22:21, took 23.5 minutes, and a second run, 44
-minutes beside the test suite, wrote the same file); the earlier
+committed file took 28 minutes on a 2-core machine beside evaluation runs,
+and a second run, 41 minutes beside the test suite, wrote the same file
+(2026-11-29; the file before it, trained while the WEB's glossary was still
+read as the text of Revelation 22:21, took 23.5 minutes); the earlier
 100-dimension, 5-epoch file took 30 to 38 minutes on a shared machine under
 heavy load.
 --threads 2 is faster but gives a slightly different file each time.
