@@ -384,6 +384,13 @@ func TestAnswerReads(t *testing.T) {
 		// the road to Damascus)"): the titles of DAMASCUS and ROADS came
 		// first, and the answer told of the ancient city.
 		{"what happened", "What happened on the road to Damascus?", []string{"Acts 9:3-6", "Acts 22:6-11", "Acts 26:12-18"}},
+		// A topic the question names that Nave's files in plain entries,
+		// no section, teaches by them: ARMOR's "FIGURATIVE" was passed
+		// over for GOD's sections ("God was a Spirit (Acts 17:29)").
+		{"plain entries", "What is the armor of God?", []string{"Ephesians 6:11-17"}},
+		// One referring to a theme is read through it: LYING's own entry
+		// is an instance ("Lying spirit from God"), FALSEHOOD teaches.
+		{"referred theme", "What does the Bible say about lying?", []string{"Proverbs 12:22", "Proverbs 6:16-19", "Exodus 20:16", "Colossians 3:9", "Ephesians 4:25"}},
 	}
 	for _, c := range cases {
 		ans := b.ask(t, c.question)

@@ -181,6 +181,19 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 			if len(c.routes) == 0 && tt != nil {
 				c.routes = tt.teaching(c.topic, c.score)
 			}
+			if len(c.routes) == 0 && c.score >= routeNames && !a.refersToTheme(tt, c.topic) {
+				// A topic the question names that Nave's files in plain
+				// entries only, no section: its entries are what it
+				// teaches ("Is it a sin to get a tattoo?": TATTOOING,
+				// "Forbidden"). One referring to a theme that teaches
+				// is read through it ("LYING: See FALSEHOOD"; its own
+				// entries are instances: "Lying spirit from God").
+				for _, r := range routes {
+					if r.Topic == c.topic {
+						c.routes = append(c.routes, r)
+					}
+				}
+			}
 			// The sense is learnt once per topic and process (sense.go), the
 			// costly step: only for topics with teaching.
 			if len(c.routes) == 0 {
@@ -234,6 +247,19 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 		consider(near, best < 0)
 	}
 	return pool, best
+}
+
+// refersToTheme reports whether a topic refers to a theme that teaches:
+// an abstraction (sense.go) with key passages or sections. ARMOR refers
+// to GREAVES, a thing with a section, and is read whole.
+func (a *Answerer) refersToTheme(tt themeTeacher, title string) bool {
+	if tt == nil {
+		return false
+	}
+	return slices.ContainsFunc(tt.seeAlso(title), func(to string) bool {
+		ts := a.r.senses.topic(to)
+		return ts != nil && ts.known && !ts.physical && len(tt.teaching(to, 0)) > 0
+	})
 }
 
 // wordNetThemes are the themes WordNet names for the question's words:
