@@ -322,7 +322,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	var themeFacts []Fact
 	if namesTopic(themed) && fu.Subject == "" {
-		themeFacts = facts(themed, rv)
+		// A hub's entries (GOD refers to two dozen themes: gate.go,
+		// maxSeeThemes) say nothing of what the question asks of it:
+		// "Why did God flood the earth?" was told "God was Creator of Man
+		// (Genesis 1:26)".
+		themeFacts = facts(slices.DeleteFunc(slices.Clone(themed), a.isHub), rv)
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}

@@ -313,6 +313,21 @@ func TestAnswerFactsOfNames(t *testing.T) {
 	}
 }
 
+// TestAnswerHubFacts: a hub topic's entries (GOD refers to two dozen
+// themes) become no sentence of an answer to a question naming it.
+func TestAnswerHubFacts(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ans := b.ask(t, "Why did God flood the earth?")
+	checkGrounded(t, b.st, ans, 3)
+	if strings.Contains(ans.Text, "Creator") || citesAny(ans, storetest.Verses(t, "Genesis 1:26")) {
+		t.Errorf("told of GOD's entries: %q", ans.Text)
+	}
+	if !citesAny(ans, storetest.Verses(t, "Genesis 6:5-8", "Genesis 6:11-13", "Genesis 6:17", "Genesis 7:10-24")) {
+		t.Errorf("cites nothing of the flood: %+v", ans.References)
+	}
+}
+
 // TestAnswerInstance: a theme's entry naming whom the question names is the
 // instance asked about ("Who betrayed Jesus?": BETRAYAL's "Of Jesus"), not
 // the theme's teaching; a question asking why keeps the teaching.

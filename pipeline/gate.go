@@ -262,6 +262,13 @@ func (a *Answerer) refersToTheme(tt themeTeacher, title string) bool {
 	})
 }
 
+// isHub reports whether r's topic refers to more than maxSeeThemes
+// topics: a hub, about none of them in particular.
+func (a *Answerer) isHub(r Routed) bool {
+	tt, _ := a.Router.(themeTeacher)
+	return tt != nil && len(tt.seeAlso(r.Topic)) > maxSeeThemes
+}
+
 // wordNetThemes are the themes WordNet names for the question's words:
 // the topics titled by a word's synonym, derivation or broader term
 // (relatedAt, collocations read whole: "worry" is a kind of anxiety), at
