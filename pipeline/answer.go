@@ -270,6 +270,12 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		}
 	}
 	teaching := th.teaching
+	if th.topic != "" {
+		// A hub speaks of its theme at large; a question answered from a
+		// topic naming it more narrowly (LORD'S PRAYER of PRAYER) is not
+		// asking that.
+		hubs = slices.DeleteFunc(hubs, func(h HubFact) bool { return narrower(th.topic, h.Nave) })
+	}
 	if jesus {
 		// His words on the theme, not its teaching at large: the key
 		// passages of FORGIVENESS are Paul's and John's as much as his.

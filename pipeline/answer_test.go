@@ -403,6 +403,11 @@ func TestAnswerReads(t *testing.T) {
 		// no section, teaches by them: ARMOR's "FIGURATIVE" was passed
 		// over for GOD's sections ("God was a Spirit (Acts 17:29)").
 		{"plain entries", "What is the armor of God?", []string{"Ephesians 6:11-17"}},
+		// A title of several words the question holds whole is the theme
+		// (LORD'S PRAYER, not PRAYER), and the hub of the broader topic
+		// does not speak for it: the prayer hub's "Prayer is speaking with
+		// God" (Philippians 4:6) answered it.
+		{"whole title", "What is the Lord's Prayer?", []string{"Matthew 6:9-13", "Luke 11:2-4"}},
 		// One referring to a theme is read through it: LYING's own entry
 		// is an instance ("Lying spirit from God"), FALSEHOOD teaches.
 		{"referred theme", "What does the Bible say about lying?", []string{"Proverbs 12:22", "Proverbs 6:16-19", "Exodus 20:16", "Colossians 3:9", "Ephesians 4:25"}},

@@ -117,6 +117,9 @@ type themeCandidate struct {
 	// aside: the question names it only as its circumstance
 	// (senses.circumstance).
 	aside bool
+	// whole: the number of its title's terms, when the question holds
+	// them all (wholeTitle).
+	whole int
 }
 
 // themeTeacher is the router read for a theme's teaching (NaveRouter).
@@ -217,6 +220,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 			}
 			c.aside = a.r.senses.circumstance(c.ts, question)
+			c.whole = a.wholeTitle(question, c.topic)
 			pool = append(pool, c)
 			if eligible && (best < 0 || before(c, pool[best])) {
 				best = len(pool) - 1
@@ -311,7 +315,34 @@ func before(c, b themeCandidate) bool {
 	if c.aside != b.aside {
 		return !c.aside
 	}
+	// A title of several words the question holds whole is what it names,
+	// whatever their verses' likeness: "the Lord's Prayer" is LORD'S
+	// PRAYER, and PRAYER a word of its name (Matthew 6:9-13 shares few
+	// words with "What is the Lord's Prayer?"). Of two such titles, the
+	// longer.
+	if c.whole > 1 || b.whole > 1 {
+		if c.whole != b.whole {
+			return c.whole > b.whole
+		}
+	}
 	return c.score+c.likeness > b.score+b.likeness
+}
+
+// wholeTitle is the number of terms of a title when the question holds
+// every one, else 0. ("ANGEL (A SPIRIT)" is not held by "Who is the Holy
+// Spirit?", though its route scores 1.)
+func (a *Answerer) wholeTitle(question, title string) int {
+	held := map[string]bool{}
+	a.r.lex.an.terms(question, func(t string) { held[t] = true })
+	n := 0
+	a.r.lex.an.terms(title, func(t string) {
+		if n >= 0 && held[t] {
+			n++
+		} else {
+			n = -1
+		}
+	})
+	return max(n, 0)
 }
 
 // meanBest is the mean of the n largest of xs (of all, when fewer).

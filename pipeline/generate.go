@@ -70,6 +70,8 @@ type HubFact struct {
 	Title   string
 	Summary string
 	Verses  []corpus.VerseID
+	// Nave names the Nave's topics the hub's verses were drawn from.
+	Nave []string
 }
 
 // Candidate is one retrieved verse offered to a generator.

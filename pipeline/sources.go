@@ -298,9 +298,27 @@ func hubFacts(question string) []HubFact {
 	hubs := topics.Match(question, nil, hubsPerQuestion)
 	out := make([]HubFact, len(hubs))
 	for i, h := range hubs {
-		out[i] = HubFact{Title: h.Title, Summary: h.Summary, Verses: h.VerseIDs()}
+		out[i] = HubFact{Title: h.Title, Summary: h.Summary, Verses: h.VerseIDs(), Nave: h.Nave}
 	}
 	return out
+}
+
+// narrower reports whether title names one of topics more narrowly: its
+// words hold all of the topic's and more (UNPARDONABLE SIN of SIN).
+func narrower(title string, topics []string) bool {
+	words := strings.Fields(title)
+	return slices.ContainsFunc(topics, func(t string) bool {
+		tw := strings.Fields(t)
+		if len(tw) >= len(words) {
+			return false
+		}
+		for _, w := range tw {
+			if !slices.Contains(words, w) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // withNeighbours offers, as context candidates, the verses that finish the
