@@ -187,10 +187,11 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 			if len(c.routes) == 0 && c.score >= routeNames && !a.refersToTheme(tt, c.topic) {
 				// A topic the question names that Nave's files in plain
 				// entries only, no section: its entries are what it
-				// teaches ("Is it a sin to get a tattoo?": TATTOOING,
-				// "Forbidden"). One referring to a theme that teaches
-				// is read through it ("LYING: See FALSEHOOD"; its own
-				// entries are instances: "Lying spirit from God").
+				// teaches ("What is the armor of God?": ARMOR's
+				// "FIGURATIVE", Ephesians 6:11-17). One referring to a
+				// theme that teaches is read through it ("LYING: See
+				// FALSEHOOD"; its own entry is an instance: "Lying
+				// spirit from God").
 				for _, r := range routes {
 					if r.Topic == c.topic {
 						c.routes = append(c.routes, r)

@@ -304,7 +304,7 @@ func hubFacts(question string) []HubFact {
 }
 
 // narrower reports whether title names one of topics more narrowly: its
-// words hold all of the topic's and more (UNPARDONABLE SIN of SIN).
+// words hold all of the topic's and more (LORD'S PRAYER of PRAYER).
 func narrower(title string, topics []string) bool {
 	words := strings.Fields(title)
 	return slices.ContainsFunc(topics, func(t string) bool {
