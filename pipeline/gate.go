@@ -168,6 +168,8 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 		}
 	}
 	lk, _ := a.r.Dense.(likeness)
+	held := map[string]bool{}
+	a.r.lex.an.terms(question, func(t string) { held[t] = true })
 	best = -1
 	consider := func(cands []themeCandidate, eligible bool) {
 		for _, c := range cands {
@@ -221,7 +223,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 				c.likeness = meanBest(lk.Similarity(question, ids), themeLikeBest)
 			}
 			c.aside = a.r.senses.circumstance(c.ts, question)
-			c.whole = a.wholeTitle(question, c.topic)
+			c.whole = a.wholeTitle(held, c.topic)
 			pool = append(pool, c)
 			if eligible && (best < 0 || before(c, pool[best])) {
 				best = len(pool) - 1
@@ -329,12 +331,10 @@ func before(c, b themeCandidate) bool {
 	return c.score+c.likeness > b.score+b.likeness
 }
 
-// wholeTitle is the number of terms of a title when the question holds
-// every one, else 0. ("ANGEL (A SPIRIT)" is not held by "Who is the Holy
-// Spirit?", though its route scores 1.)
-func (a *Answerer) wholeTitle(question, title string) int {
-	held := map[string]bool{}
-	a.r.lex.an.terms(question, func(t string) { held[t] = true })
+// wholeTitle is the number of terms of a title when the question's terms
+// (held) include every one, else 0. ("ANGEL (A SPIRIT)" is not held by
+// "Who is the Holy Spirit?", though its route scores 1.)
+func (a *Answerer) wholeTitle(held map[string]bool, title string) int {
 	n := 0
 	a.r.lex.an.terms(title, func(t string) {
 		if n >= 0 && held[t] {
