@@ -212,7 +212,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 			if jesus && !slices.ContainsFunc(c.routes, a.spokenByChrist) {
 				continue
 			}
-			if c.ts = a.r.senses.topic(c.topic); c.ts == nil || !c.ts.known || c.ts.physical {
+			if c.ts = a.r.senses.topic(c.topic); !c.ts.abstraction() {
 				continue
 			}
 			if lk != nil {
@@ -264,8 +264,7 @@ func (a *Answerer) refersToTheme(tt themeTeacher, title string) bool {
 		return false
 	}
 	return slices.ContainsFunc(tt.seeAlso(title), func(to string) bool {
-		ts := a.r.senses.topic(to)
-		return ts != nil && ts.known && !ts.physical && len(tt.teaching(to, 0)) > 0
+		return a.r.senses.topic(to).abstraction() && len(tt.teaching(to, 0)) > 0
 	})
 }
 

@@ -99,6 +99,10 @@ const maxSenseVerses = 400
 // sense is a thing: no theme a question can be answered from.
 func (ts *topicSense) thing() bool { return ts != nil && ts.known && ts.physical }
 
+// abstraction reports whether WordNet knows the topic's word and its Bible
+// sense is no thing: what a theme can be.
+func (ts *topicSense) abstraction() bool { return ts != nil && ts.known && !ts.physical }
+
 func (s *senses) learn(title string) *topicSense {
 	nr, ok := s.r.Router.(*NaveRouter)
 	if !ok {
