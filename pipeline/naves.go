@@ -518,8 +518,12 @@ func spanVerses(v corpus.VerseSpan, fn func(corpus.VerseID)) {
 // Nave's sorts a topic's verses under headings that say nothing of the
 // topic: its lists of scriptures, and its instances, figures and symbols.
 // They are the commonest top-level phrases of the module, read off its data.
+// "UNCLASSIFIED" opens every list of its kind, also the one that misspells
+// it (GENTILES' "UNCLASSIFIED SCIPTURES RELATING TO", told as "Scripture
+// tells of the Unclassified Sciptures Relating to Gentiles") and a list of
+// prophecies.
 var (
-	naveScriptureLists = []string{"General scriptures", "UNCLASSIFIED SCRIPTURES"}
+	naveScriptureLists = []string{"General scriptures", "UNCLASSIFIED "}
 	naveFigures        = []string{"FIGURATIVE", "SYMBOLICAL"}
 	naveIllustrations  = append([]string{"INSTANCES"}, naveFigures...)
 )
@@ -1189,15 +1193,23 @@ func (r *NaveRouter) objectNamed(query string, ids []int32) (object, possessed b
 	ws := questionWords(query)
 	for i, w := range ws {
 		base := unpossessed(w)
+		// The word before the name, past an article: "Who were the
+		// Pharisees?" asks about them as "Who was Jezebel?" does (read as
+		// an object, their topic's entries were dropped and nothing was
+		// routed).
+		p := i - 1
+		for p >= 0 && articles[ws[p]] {
+			p--
+		}
 		switch {
 		case !r.namedWord(w, ids):
 		case base != w:
 			return true, true
-		case i > 0 && auxiliaries[ws[i-1]]:
+		case p >= 0 && auxiliaries[ws[p]]:
 			// "Who did Moses marry?": the name is the subject.
-		case i > 0 && !beForms[ws[i-1]] && (r.Noun == nil || !r.Noun(ws[i-1])):
+		case p >= 0 && !beForms[ws[p]] && (r.Noun == nil || !r.Noun(ws[p])):
 			// "The father of Solomon" is Solomon's father.
-			return true, ws[i-1] == "of"
+			return true, ws[p] == "of"
 		case i > 1 && ws[i-2] == "to" && r.Verb != nil && r.Verb(ws[i-1]):
 			// An infinitive's object, though its verb is a noun too: "to
 			// see Jesus" (the Holy See).

@@ -155,6 +155,7 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Who was Samuel's mother?", "HANNAH", "Samuel born to"},           // HANNAH's "(The mother of Samuel)" lists no verses: her entries answer, those naming Samuel first
 		{"Who was the first Christian martyr?", "STEPHEN", ""},             // a name before a noun qualifies it; STEPHEN's "(A Christian martyr)" is said of him, not of CHRISTIAN
 		{"who was moses wife", "ZIPPORAH", "Wife of Moses"},                // a possessor without its apostrophe
+		{"Who were the Pharisees?", "PHARISEES", "A sect of the Jews"},     // after a form of "be" and an article the name is asked about, no object
 		// A where-question asks for a place the same way.
 		{"Where did Noah's ark come to rest?", "ARARAT", "came to rest"},                        // not NOAH's "Builds an ark"
 		{"Where did Lazarus live?", "BETHANY", "Lazarus dwell at"},                              // "live" is WordNet's synonym of "dwell"
