@@ -642,6 +642,15 @@ var (
 		"from": true, "into": true, "upon": true, "under": true, "against": true, "before": true,
 		"after": true, "unto": true, "over": true, "among": true, "about": true, "through": true, "near": true,
 	}
+	// openingPrepositions open a phrase as prepositions do ("Concerning
+	// the resurrection", "Toward God", "Without ceasing"), and like them
+	// leave it no clause of its subject; ending a phrase ("General
+	// scriptures concerning") they are no place for the subject, as
+	// prepositions are, and are not counted among them.
+	openingPrepositions = map[string]bool{
+		"concerning": true, "toward": true, "towards": true, "without": true, "within": true, "between": true,
+		"during": true, "beside": true, "beyond": true, "throughout": true, "until": true,
+	}
 	conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true, "as": true}
 	relatives    = map[string]bool{"who": true, "whom": true, "whose": true, "which": true, "where": true, "when": true, "that": true}
 )
@@ -735,8 +744,16 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	names := max(lead, 1)
 	// verb: the present verb after them, when the phrase has one.
 	verb := g.presentVerb(lw(names), names > 1)
+	if lw(1) == "than" && len(own) > 3 && g.isPast(lw(len(words)-1)) {
+		// JESUS' "More than five-thousand people fed": a comparison opens
+		// a number of people, and the participle after them says what was
+		// done to them. Read as a predicate of the subject, it said "Jesus
+		// was more than five-thousand people fed" ("More" is a person to
+		// WordNet: Sir Thomas More).
+		return clause{kind: clauseSentence, text: strings.Join(words[:len(words)-1], " ") + " were " + words[len(words)-1]}, true
+	}
 	switch {
-	case prepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
+	case prepositions[first] || openingPrepositions[first] || conjunctions[first] || first == "what" || first == "which" || first == "how":
 		// BIRDS' "What species were unclean" is a question Nave's
 		// answers with verses, no clause of its subject.
 		return clause{}, false

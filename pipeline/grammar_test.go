@@ -130,6 +130,9 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		{"Doves", "Are timid", "were timid"},
 		{"Jonah", "Is a sign", "was a sign"},
 		{"Solomon", "Has seven hundred wives", "had seven hundred wives"},
+		// A number of people and what was done to them is a sentence of
+		// its own ("More" is also Sir Thomas More to WordNet).
+		{"Jesus", "More than five-thousand people fed", "More than five-thousand people were fed"},
 	})
 }
 
@@ -272,5 +275,9 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		{"Gideon", "Call of, by an angel", "the call of Gideon, by an angel"},
 		{"Quail", "A station where the Israelites were miraculously fed with quails", "a station where the Israelites were miraculously fed with quails"},
 		{"Tabernacle", "Most Holy Place", "the Most Holy Place"},
+		// A phrase opening with a preposition is left out, of the longer
+		// ones too.
+		{"Pharisees", "Concerning the resurrection", ""},
+		{"Prayer", "Without ceasing", ""},
 	})
 }
