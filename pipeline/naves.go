@@ -296,7 +296,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		}
 		for i, e := range t.Entries {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
-			re.senseT = intern(re.sense)
+			re.senseT = intern(withoutSeeHeadings(re.sense))
 			count(re.own)
 			re.verses = runVerses(e.Verses)
 			hasVerses = hasVerses || len(re.verses) > 0
@@ -550,6 +550,24 @@ func naveSection(phrase string) bool {
 
 func hasAnyPrefix(s string, prefixes []string) bool {
 	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+}
+
+// withoutSeeHeadings returns an entry's sense (its parents' phrases and
+// its own, joined by " — ") without the parents that are cross-references:
+// Nave's nests entries under a "See" line 364 times (EGYPT's "1. The country
+// of — See JOSEPH — Civil war in"), and the topic a parent refers to is no
+// word of what its children say. Read as one, "Who was Joseph in Egypt?"
+// found every such entry of EGYPT holding both its names, and was told of
+// Joseph the husband of Mary (Matthew 2:13).
+func withoutSeeHeadings(sense string) string {
+	parts := strings.Split(sense, " — ")
+	kept := parts[:0]
+	for i, p := range parts {
+		if i == len(parts)-1 || !strings.HasPrefix(p, "See ") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " — ")
 }
 
 // describes reports whether an entry phrase is a description of its

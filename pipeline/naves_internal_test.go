@@ -20,3 +20,19 @@ func TestNaveSorting(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutSeeHeadings: a parent that is a cross-reference is no part
+// of what its children say; an entry's own "See" phrase stays.
+func TestWithoutSeeHeadings(t *testing.T) {
+	t.Parallel()
+	for sense, want := range map[string]string{
+		"1. The country of — See JOSEPH — Civil war in": "1. The country of — Civil war in",
+		"See EGYPT — Bondage of the Israelites":         "Bondage of the Israelites",
+		"See JOSEPH":          "See JOSEPH",
+		"FAITH — Seeking God": "FAITH — Seeking God",
+	} {
+		if got := withoutSeeHeadings(sense); got != want {
+			t.Errorf("withoutSeeHeadings(%q) = %q, want %q", sense, got, want)
+		}
+	}
+}

@@ -175,6 +175,23 @@ func TestNaveRouterWho(t *testing.T) {
 	}
 }
 
+// TestNaveRouterSeeHeadings: the entries Nave's nests under a "See" line
+// do not hold the name it refers to. EGYPT lists dozens under "See
+// JOSEPH"; read as naming him, they filled the routes of "Who was Joseph
+// in Egypt?" and his own entries were cut.
+func TestNaveRouterSeeHeadings(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	got, err := b.r.Router.Route(b.ctx, "Who was Joseph in Egypt?", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(got, func(r pipeline.Routed) bool { return r.Topic == "JOSEPH" && strings.Contains(r.Entry, "Egypt") }) ||
+		slices.ContainsFunc(got, func(r pipeline.Routed) bool { return strings.Contains(r.Entry, "See JOSEPH") }) {
+		t.Errorf("routed to %v, want JOSEPH's entries naming Egypt, none under EGYPT's \"See JOSEPH\"", describe(got))
+	}
+}
+
 // TestNaveRouterSpelling: Nave's spells as Americans do; a word it never
 // uses that WordNet gives its spelling of routes as that does. The bare
 // router, without WordNet, does not.
