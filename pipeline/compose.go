@@ -712,6 +712,16 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 	filled := -1 // where the subject was put in
 	for i := 0; i < len(words)-1; i++ {
 		if w, ok := strings.CutSuffix(words[i], ","); ok && prepositions[strings.ToLower(w)] {
+			if conjunctions[strings.ToLower(words[i+1])] && slices.ContainsFunc(words[i+2:], func(x string) bool {
+				x, ok := strings.CutSuffix(x, ",")
+				return ok && prepositions[strings.ToLower(x)]
+			}) {
+				// PAUL's "present at, and gives consent to, the stoning
+				// of Stephen": two prepositions share the object after
+				// the second, which is not the subject ("present at
+				// Paul" read before). Left out, as few phrases are so.
+				return clause{}, false
+			}
 			words = slices.Insert(words, i+1, subject+",")
 			words[i] = w
 			filled = i + 1

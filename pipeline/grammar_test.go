@@ -279,5 +279,8 @@ func TestPhraseClauseNounPhrase(t *testing.T) {
 		// ones too.
 		{"Pharisees", "Concerning the resurrection", ""},
 		{"Prayer", "Without ceasing", ""},
+		// Two prepositions sharing the object after the second leave no
+		// place for the subject.
+		{"Paul", "Persecutes the Christians; present at, and gives consent to, the stoning of Stephen", ""},
 	})
 }
