@@ -154,6 +154,16 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// and the topic JESUS, THE CHRIST is his life).
 		query = withoutSpeaker(query)
 	}
+	v := voice{jesus: jesus}
+	if b, rest, ok := bookAsked(query, a.r.Speech); ok && !jesus {
+		// So is a book ("What does Proverbs say about fools?"): its name
+		// would route to the topic PROVERBS, and "James" to the apostle.
+		// It is searched more widely still (bookCandidates), and answered
+		// from its own verses alone: a book's few verses on a theme rank
+		// below the many elsewhere ("what does isaiah say about the
+		// messiah": the word is Daniel's and John's).
+		v.book, query, limit = b.Number, rest, max(n, bookCandidates)
+	}
 	res, err := a.r.Search(ctx, query, limit)
 	if err != nil {
 		return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
@@ -173,10 +183,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		res.Hits = fuseHits(res.Hits, ares.Hits, limit)
 	}
 	hits := fu.focus(a.r, res.Hits)
-	if jesus {
+	if v.scoped() {
 		// A question about what Jesus said is answered by his words: of
-		// the wide search, the verses the KJV marks as his come first.
-		hits = firstWhere(hits, wordsOfChrist)
+		// the wide search, the verses the KJV marks as his come first; one
+		// about what a book says, by the book's.
+		hits = firstWhere(hits, v.holds)
+		if v.book != 0 {
+			hits = slices.DeleteFunc(hits, func(h Hit) bool { return !v.holds(h.Verse) })
+		}
 	}
 	if asksQuantity(query) {
 		// A count is answered by a verse stating one (answerable): of
@@ -213,6 +227,10 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if inst := a.instance(query, themed); inst != nil {
 		routed, themed, instance = inst, nil, true
 	}
+	if v.book != 0 && slices.ContainsFunc(routed, func(r Routed) bool { return a.speaks(v, r) }) {
+		// "What does Genesis say about Abraham?": his entries in Genesis.
+		routed = a.voiced(v, routed)
+	}
 	entity := len(routed) > 0
 	if i := slices.IndexFunc(routed, func(r Routed) bool { return !r.Echo }); i >= 0 &&
 		routed[i].Score < wholeName && tiedEntries(routed[i:]) > maxTiedEntries {
@@ -232,7 +250,19 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var hubs []HubFact
 	if fu.Subject == "" {
 		// A follow-up's hubs would be matched on words it does not have.
-		hubs = hubFacts(question)
+		// A book's name is no word of its theme.
+		hq := question
+		if v.book != 0 {
+			hq = query
+		}
+		hubs = hubFacts(hq)
+		if v.book != 0 {
+			// A hub speaks from the book's verses it lists, or not at all.
+			for i := range hubs {
+				hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, func(id corpus.VerseID) bool { return id.Book() != v.book })
+			}
+			hubs = slices.DeleteFunc(hubs, func(h HubFact) bool { return len(h.Verses) == 0 })
+		}
 	}
 	// The curated hubs are editorial content: their summary may become a
 	// sentence of an answer that search already found relevant, but their
@@ -259,13 +289,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// numbers, but it is a quantity told ("im 78 and lately im scared
 		// of dying", "60 hour weeks"), and spelled it counted among the
 		// words the gate weighs a theme by (DEVELOPERS.md, twenty-seventh
-		// round). A follow-up's and a question about Jesus' words keep the
-		// query they are searched with.
+		// round). A follow-up's and a question about Jesus' words or a
+		// book's keep the query they are searched with.
 		themeQ := query
-		if fu.Subject == "" && !jesus {
+		if fu.Subject == "" && !v.scoped() {
 			themeQ = a.r.respellWords(typed)
 		}
-		if th, err = a.theme(ctx, themeQ, themed, rv, jesus, opts.themes); err != nil {
+		if th, err = a.theme(ctx, themeQ, themed, rv, v, opts.themes); err != nil {
 			return Answer{}, err
 		}
 	}
@@ -276,12 +306,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// asking that.
 		hubs = slices.DeleteFunc(hubs, func(h HubFact) bool { return narrower(th.topic, h.Nave) })
 	}
-	if jesus {
+	if v.scoped() {
 		// His words on the theme, not its teaching at large: the key
-		// passages of FORGIVENESS are Paul's and John's as much as his.
-		teaching = a.wordsOfChrist(teaching)
+		// passages of FORGIVENESS are Paul's and John's as much as his;
+		// and a book's.
+		teaching = a.voiced(v, teaching)
 		for i, p := range th.pool {
-			th.pool[i] = a.wordsOfChrist(p)
+			th.pool[i] = a.voiced(v, p)
 		}
 	}
 	var themes *themeResult
@@ -292,7 +323,10 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if th.gate != nil {
 		gate = &gateSample{f: *th.gate, confidence: res.Confidence}
 	}
-	if th.trap || !answerable(query, relevant(res) || len(teaching) > 0, a.candidates(hits, rv), routed) {
+	// A book's verses may be none of those found ("What does Job say
+	// about …" of a word Job never uses): nothing to answer with.
+	none := len(hits) == 0 && len(teaching) == 0 && len(routed) == 0
+	if th.trap || none || !answerable(query, relevant(res) || len(teaching) > 0, a.candidates(hits, rv), routed) {
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, Retrieved: verseIDs(hits), gate: gate, themes: themes}, nil
 	}
@@ -377,16 +411,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	return ans, nil
 }
 
-// wordsOfChrist is rs without the verses the KJV does not mark as his
+// voiced is rs without the verses that are not of the voice (his words,
+// the book's)
 // words.
-func (a *Answerer) wordsOfChrist(rs []Routed) []Routed {
-	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool { return !a.spokenByChrist(r) })
+func (a *Answerer) voiced(v voice, rs []Routed) []Routed {
+	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool { return !a.speaks(v, r) })
 }
 
-// spokenByChrist reports whether the KJV marks r's verse as his words.
-func (a *Answerer) spokenByChrist(r Routed) bool {
-	v, ok := a.r.Verse(r.Verse)
-	return ok && v.WordsOfChrist
+// speaks reports whether r's verse is of the voice (voice.holds).
+func (a *Answerer) speaks(v voice, r Routed) bool {
+	verse, ok := a.r.Verse(r.Verse)
+	return ok && v.holds(verse)
 }
 
 // wholeName: a route scoring this names a topic that is the whole

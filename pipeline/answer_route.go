@@ -64,13 +64,15 @@ type themeResult struct {
 // named outside the Bible's setting. Otherwise the theme is the topic the
 // question is most about (weighThemes), an abstraction with key passages
 // or sections, and the theme gate (gate.go) says whether the question
-// speaks of it as the Bible does (jesus: the question asks what Jesus
-// said, and the rule the gate replaced may answer too); then the teaching
+// speaks of it as the Bible does (v: the question asks what Jesus said
+// or what a book says, and the rule the gate replaced may answer too;
+// only a question about his words is in the Bible's setting whatever
+// thing it names); then the teaching
 // is its key passages, then its sections' verses in order of the question
 // (byQuestion), at most maxRoutedVerses. Which of a theme's entries
 // matched best says little (PRAYER's "Answer to, exceeds petition" for
 // "does he answer every prayer"): any of its sections will do.
-func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, jesus, wide bool) (themeResult, error) {
+func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, v voice, wide bool) (themeResult, error) {
 	// What the question names is decided on Nave's alone, without the
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
@@ -90,7 +92,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 			// names: "Why did Jesus curse the fig tree?" is searched
 			// without his name, and its fig tree alone reads as a thing
 			// of the modern world would.
-			if !jesus && a.r.senses.trap(question, routes[i]) {
+			if !v.jesus && a.r.senses.trap(question, routes[i]) {
 				return themeResult{trap: true}, nil
 			}
 			// A thing is no theme, but the question's other words may
@@ -109,7 +111,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 			bridged = false
 		}
 	}
-	pool, best := a.weighThemes(question, routes, bridged, wide, jesus)
+	pool, best := a.weighThemes(question, routes, bridged, wide, v)
 	out := themeResult{chosen: -1}
 	if wide {
 		for _, c := range pool {
@@ -131,7 +133,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	// questions in people's own words ("remarriage", a word the corpus
 	// never saw, weighs against it there).
 	rule := !c.ts.outOfSetting(a.r, question) && c.ts.holdsTitle(a.r, question)
-	if _, lk := a.r.Dense.(likeness); lk && !themeGate.answers(f) && !(jesus && rule) || !lk && !rule {
+	if _, lk := a.r.Dense.(likeness); lk && !themeGate.answers(f) && !(v.scoped() && rule) || !lk && !rule {
 		return out, nil
 	}
 	out.teaching, out.topic, out.chosen = a.teaching(question, c, rv), c.topic, best

@@ -345,6 +345,36 @@ func TestAnswerJesusWords(t *testing.T) {
 	}
 }
 
+// TestAnswerBookWords: a question asking what one book says is answered
+// from that book alone, its name no word of its subject ("Proverbs" once
+// cited 1 Kings 4:32, "he spake three thousand proverbs"; "James" the
+// apostle's call, Matthew 4:21).
+func TestAnswerBookWords(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.answerer(nil)
+	for q, book := range map[string]int{
+		"What does Proverbs say about fools?":     20,
+		"what does james say about faith":         59,
+		"verses in psalms about trusting god":     19,
+		"What does 1 Corinthians say about love?": 46,
+	} {
+		ans, err := a.Answer(t.Context(), q, 3, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.NoPassage || len(ans.References) == 0 {
+			t.Errorf("%q declined", q)
+			continue
+		}
+		for _, r := range ans.References {
+			if r.VerseIDs()[0].Book() != book {
+				t.Errorf("%q cites %s, not of book %d", q, r.Reference, book)
+			}
+		}
+	}
+}
+
 // TestComposerListingFollowsLead: where Nave's files the cited passages
 // leads a quotations-only answer when it files the first passage quoted;
 // a listing of a later passage alone follows the first quotation, which it

@@ -140,10 +140,10 @@ type themeTeacher interface {
 // is set, the same of the themes the word vectors bridge the question to
 // (bridge.go) and WordNet names for its words (wordNetThemes). wide adds
 // the bridged themes also when the router's can answer, never chosen: the
-// pool a better choice could take from (ThemeReach). jesus: the question
-// asks what Jesus said, and only themes whose teaching holds his words are
-// weighed.
-func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, jesus bool) (pool []themeCandidate, best int) {
+// pool a better choice could take from (ThemeReach). v: the question
+// asks what Jesus said or what a book says, and only themes whose
+// teaching holds his words, or the book's verses, are weighed.
+func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide bool, v voice) (pool []themeCandidate, best int) {
 	tt, _ := a.Router.(themeTeacher)
 	var cands []themeCandidate
 	seen := map[string]bool{}
@@ -209,7 +209,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide, 
 			// (Answer): a theme whose teaching holds none of them has
 			// nothing to answer it with ("What did Jesus say about the dead
 			// rising again?": RISING, of rising early).
-			if jesus && !slices.ContainsFunc(c.routes, a.spokenByChrist) {
+			if v.scoped() && !slices.ContainsFunc(c.routes, func(r Routed) bool { return a.speaks(v, r) }) {
 				continue
 			}
 			if c.ts = a.r.senses.topic(c.topic); !c.ts.abstraction() {

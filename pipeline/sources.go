@@ -172,9 +172,6 @@ func firstWhere(hits []Hit, keep func(corpus.Verse) bool) []Hit {
 	return out
 }
 
-// wordsOfChrist reports whether the KJV marks words of the verse as his.
-func wordsOfChrist(v corpus.Verse) bool { return v.WordsOfChrist }
-
 // statesNumber reports whether the verse states a number (holdsNumber).
 func statesNumber(v corpus.Verse) bool { return holdsNumber(v.Text) }
 
@@ -372,4 +369,109 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		need = need[:0]
 	}
 	return cands, nil
+}
+
+// voice is whose words a question asks for: Jesus' ("What did Jesus say
+// about worry?", asksJesusWords), or one book's ("What does Proverbs say
+// about fools?", bookAsked); the zero value, Scripture's at large.
+type voice struct {
+	jesus bool
+	book  int // the book's number, 0 for none
+}
+
+// scoped reports whether the question asks for one voice's words.
+func (v voice) scoped() bool { return v.jesus || v.book != 0 }
+
+// holds reports whether verse v is of the voice: marked as his words, or
+// in the book.
+func (v voice) holds(verse corpus.Verse) bool {
+	switch {
+	case v.jesus:
+		return verse.WordsOfChrist
+	case v.book != 0:
+		return verse.ID.Book() == v.book
+	}
+	return true
+}
+
+// bookAsked reports whether the question asks what one book of the Bible
+// says, and returns the book and the question without its name, the
+// words that frame it ("the book of") and the verbs of its speaking: the
+// rest is what is asked of it ("What does Proverbs say about fools?" asks
+// about fools, and "Proverbs" would route to the topic PROVERBS, "James"
+// to the apostle). The frames are English's: a book named as the subject
+// of a verb of speaking after "does", "did" or "do" ("What does the book
+// of Psalms say about fear?"), after "according to", or as where verses
+// are ("verses in psalms about trusting god", "in the book of Job"). A
+// book is named by its canonical name (corpus.Book.Name, "Psalm" for
+// "Psalms" too), never by an abbreviation: "Am" and "Job" read as words
+// only in these frames, and "Ex" not at all.
+func bookAsked(q string, speaks func(word string) bool) (corpus.Book, string, bool) {
+	fields := strings.Fields(strings.ReplaceAll(q, "’", "'"))
+	words := make([]string, len(fields))
+	for i, f := range fields {
+		words[i] = strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	}
+	at := func(i int) string {
+		if i < 0 || i >= len(words) {
+			return ""
+		}
+		return words[i]
+	}
+	speech := func(w string) bool { return speechWord(w) || speaks != nil && speaks(w) }
+	for i := range words {
+		b, n, ok := bookNamed(words, i)
+		if !ok {
+			continue
+		}
+		// "the book of" before the name belongs to it.
+		from := i
+		if at(i-1) == "of" && at(i-2) == "book" {
+			from = i - 2
+			if at(i-3) == "the" {
+				from = i - 3
+			}
+		}
+		before, after := at(from-1), at(i+n)
+		end := i + n
+		switch {
+		case (before == "does" || before == "did" || before == "do") && speech(after):
+			end++ // the verb of its speaking goes with it
+		case before == "to" && at(from-2) == "according":
+			from -= 2
+		case (before == "in" || before == "from") && (from != i || versesWord[at(from-2)]):
+			from-- // "Who was Barnabas in the book of Acts?" asks who he was
+		default:
+			continue
+		}
+		rest := slices.Concat(fields[:from], fields[end:])
+		return b, strings.Join(rest, " "), true
+	}
+	return corpus.Book{}, "", false
+}
+
+// bookCandidates is how widely a question asking what a book says is
+// searched before its verses are kept: five times the candidates of
+// another question.
+const bookCandidates = 5 * DefaultCandidates
+
+// versesWord are the nouns that name a passage of a book ("verses in
+// Psalms").
+var versesWord = map[string]bool{"verse": true, "verses": true, "passage": true, "passages": true,
+	"scripture": true, "scriptures": true, "chapter": true, "chapters": true}
+
+// bookNamed returns the book whose canonical name words[i:] open with
+// (lower case; "1 corinthians", "song of solomon", "psalm"), and the
+// number of words it takes.
+func bookNamed(words []string, i int) (corpus.Book, int, bool) {
+	for n := 3; n >= 1; n-- {
+		if i+n > len(words) {
+			continue
+		}
+		span := strings.Join(words[i:i+n], " ")
+		if b, ok := corpus.LookupBook(span); ok && (strings.EqualFold(b.Name, span) || strings.EqualFold(b.Name, span+"s")) {
+			return b, n, true
+		}
+	}
+	return corpus.Book{}, 0, false
 }
