@@ -162,7 +162,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// from its own verses alone: a book's few verses on a theme rank
 		// below the many elsewhere ("what does isaiah say about the
 		// messiah": the word is Daniel's and John's).
-		v.book, query, limit = b.Number, rest, max(n, bookCandidates)
+		v.books, query, limit = []int{b.Number}, rest, max(n, bookCandidates)
+	} else if books, rest, ok := writerAsked(query, a.r.writers, a.r.Speech); ok && !jesus {
+		// A letters' writer likewise ("What did Paul say about love?"
+		// cited Philemon 1:8-9, "though I might be much bold in Christ").
+		v.books, query, limit = books, rest, max(n, bookCandidates)
 	}
 	res, err := a.r.Search(ctx, query, limit)
 	if err != nil {
@@ -188,7 +192,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// the wide search, the verses the KJV marks as his come first; one
 		// about what a book says, by the book's.
 		hits = firstWhere(hits, v.holds)
-		if v.book != 0 {
+		if len(v.books) > 0 {
 			hits = slices.DeleteFunc(hits, func(h Hit) bool { return !v.holds(h.Verse) })
 		}
 	}
@@ -227,7 +231,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if inst := a.instance(query, themed); inst != nil {
 		routed, themed, instance = inst, nil, true
 	}
-	if v.book != 0 && slices.ContainsFunc(routed, func(r Routed) bool { return a.speaks(v, r) }) {
+	if len(v.books) > 0 && slices.ContainsFunc(routed, func(r Routed) bool { return a.speaks(v, r) }) {
 		// "What does Genesis say about Abraham?": his entries in Genesis.
 		routed = a.voiced(v, routed)
 	}
@@ -252,14 +256,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// A follow-up's hubs would be matched on words it does not have.
 		// A book's name is no word of its theme.
 		hq := question
-		if v.book != 0 {
+		if len(v.books) > 0 {
 			hq = query
 		}
 		hubs = hubFacts(hq)
-		if v.book != 0 {
+		if len(v.books) > 0 {
 			// A hub speaks from the book's verses it lists, or not at all.
 			for i := range hubs {
-				hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, func(id corpus.VerseID) bool { return id.Book() != v.book })
+				hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, v.outside)
 			}
 			hubs = slices.DeleteFunc(hubs, func(h HubFact) bool { return len(h.Verses) == 0 })
 		}

@@ -345,10 +345,10 @@ func TestAnswerJesusWords(t *testing.T) {
 	}
 }
 
-// TestAnswerBookWords: a question asking what one book says is answered
-// from that book alone, its name no word of its subject ("Proverbs" once
-// cited 1 Kings 4:32, "he spake three thousand proverbs"; "James" the
-// apostle's call, Matthew 4:21).
+// TestAnswerBookWords: a question asking what one book (or a letters'
+// writer) says is answered from that book alone, its name no word of its
+// subject ("Proverbs" once cited 1 Kings 4:32, "he spake three thousand
+// proverbs"; "James" the apostle's call, Matthew 4:21).
 func TestAnswerBookWords(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -371,6 +371,21 @@ func TestAnswerBookWords(t *testing.T) {
 			if r.VerseIDs()[0].Book() != book {
 				t.Errorf("%q cites %s, not of book %d", q, r.Reference, book)
 			}
+		}
+	}
+	// A letters' writer, learned from the letters' first verses: Paul's
+	// are Romans (45) to Philemon (57). It cited Philemon 1:8-9 ("though I
+	// might be much bold in Christ") before.
+	ans, err := a.Answer(t.Context(), "What did Paul say about love?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.NoPassage || len(ans.References) == 0 || !strings.HasPrefix(ans.References[0].Reference, "1 Corinthians 13") {
+		t.Errorf("What did Paul say about love? %+v, want 1 Corinthians 13 first", ans.References)
+	}
+	for _, r := range ans.References {
+		if b := r.VerseIDs()[0].Book(); b < 45 || b > 57 {
+			t.Errorf("What did Paul say about love? cites %s, none of his letters", r.Reference)
 		}
 	}
 }

@@ -131,6 +131,8 @@ type Retriever struct {
 	lex    *Lexical
 	proper map[string]int  // words the KJV writes as names, with their verse counts, the commonest left out (names.go)
 	names  map[string]bool // every word the KJV writes as a name
+	// writers are the letters' writers and their books (letterWriters).
+	writers map[string][]int
 	// determined are the names the KJV gives an article (properNames).
 	determined map[string]bool
 	// rare are the words the KJV always capitalises but too seldom to be
@@ -219,7 +221,7 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	}
 	proper, names, determined, rare := properNames(vs)
 	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
-		determined: determined, rare: rare,
+		determined: determined, rare: rare, writers: letterWriters(vs, names),
 		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
 }
 

@@ -1,0 +1,84 @@
+package pipeline
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/selahdev/selah/corpus"
+)
+
+// TestBookAsked: a book is asked for in English's frames, by its
+// canonical name; elsewhere its name is a word of the question.
+func TestBookAsked(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		q, book, rest string
+	}{
+		{"What does Proverbs say about fools?", "Proverbs", "What does about fools?"},
+		{"What does the book of Psalms teach about fear?", "Psalms", "What does about fear?"},
+		{"verses in psalms about trusting god", "Psalms", "verses about trusting god"},
+		{"What does 1 Corinthians say about love?", "1 Corinthians", "What does about love?"},
+		{"Who was Barnabas in the book of Acts?", "Acts", "Who was Barnabas"},
+		{"what is faith according to Hebrews", "Hebrews", "what is faith"},
+		{"What does the Bible say about Job's suffering?", "", ""},
+		{"how many psalms are there", "", ""},
+		{"is there strength in numbers", "", ""},
+		{"What did Paul say about love?", "", ""},
+		{"what does am i say", "", ""}, // "Am" is Amos only abbreviated
+	}
+	for _, c := range cases {
+		b, rest, ok := bookAsked(c.q, nil)
+		if ok != (c.book != "") || ok && (b.Name != c.book || rest != c.rest) {
+			t.Errorf("bookAsked(%q) = %q, %q, %v; want %q, %q", c.q, b.Name, rest, ok, c.book, c.rest)
+		}
+	}
+}
+
+// TestLetterWriters: a letter's writer is the name its first verse opens
+// with before what he is; a book opening otherwise names none.
+func TestLetterWriters(t *testing.T) {
+	t.Parallel()
+	first := func(book int, text string) corpus.Verse {
+		return corpus.Verse{ID: corpus.NewVerseID(book, 1, 1), Text: text}
+	}
+	vs := []corpus.Verse{
+		first(1, "In the beginning God created the heaven and the earth."),
+		first(13, "Adam, Sheth, Enosh,"),
+		first(45, "Paul, a servant of Jesus Christ, called to be an apostle, separated unto the gospel of God,"),
+		first(50, "Paul and Timotheus, the servants of Jesus Christ, to all the saints in Christ Jesus which are at Philippi,"),
+		first(52, "Paul, and Silvanus, and Timotheus, unto the church of the Thessalonians"),
+		first(58, "God, who at sundry times and in divers manners spake in time past unto the fathers by the prophets,"),
+		first(61, "Simon Peter, a servant and an apostle of Jesus Christ, to them that have obtained like precious faith"),
+		{ID: corpus.NewVerseID(45, 1, 2), Text: "(Which he had promised afore by his prophets in the holy scriptures,)"},
+	}
+	names := map[string]bool{"paul": true, "peter": true, "adam": true, "god": true, "timotheus": true, "silvanus": true}
+	got := letterWriters(vs, names)
+	want := map[string][]int{"paul": {45, 50, 52}, "peter": {61}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("letterWriters = %v, want %v", got, want)
+	}
+}
+
+// TestWriterAsked: a writer's verb of speaking after his name, and what
+// he spoke of after it, ask for his letters.
+func TestWriterAsked(t *testing.T) {
+	t.Parallel()
+	writers := map[string][]int{"paul": {45, 46}, "peter": {60, 61}}
+	for _, c := range []struct {
+		q    string
+		rest string // "": not asked
+	}{
+		{"What did Paul say about love?", "What did about love?"},
+		{"what does paul teach about marriage", "what does about marriage"},
+		{"What did Peter write about humility?", "What did about humility?"},
+		{"How did Paul become a Christian?", ""},
+		{"Who did Paul write to?", ""},
+		{"What was said about Paul?", ""},
+	} {
+		_, rest, ok := writerAsked(c.q, writers, nil)
+		if ok != (c.rest != "") || ok && rest != c.rest {
+			t.Errorf("writerAsked(%q) = %q, %v; want %q", c.q, rest, ok, c.rest)
+		}
+	}
+}
