@@ -129,38 +129,6 @@ func holdsNumber(text string) bool {
 	return strings.ContainsAny(text, "0123456789")
 }
 
-// speakerNames are the names asksJesusWords reads as the speaker.
-func speakerName(w string) bool {
-	w = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(w), "'s"), "’s")
-	return w == "jesus" || w == "christ"
-}
-
-// withoutSpeaker is the question with the speaker's names and the verbs
-// of his speaking left out: "how did Jesus teach us to pray" asks about
-// prayer, and "teach" would route it to INSTRUCTION.
-func withoutSpeaker(q string) string {
-	words := strings.Fields(q)
-	out := words[:0:0]
-	for _, w := range words {
-		w1 := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
-		if !speakerName(w1) && !speechWord(strings.ToLower(w1)) {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// speechWord reports whether w is a word of speaking or teaching, with
-// which a question asks for what someone said.
-func speechWord(w string) bool {
-	switch w {
-	case "say", "said", "says", "saying", "sayings", "teach", "taught", "teaches", "teaching", "teachings",
-		"tell", "told", "speak", "spoke", "words", "preach", "preached", "command", "commanded":
-		return true
-	}
-	return false
-}
-
 // firstWhere moves the hits keep holds before the others, each group in
 // its order: the words of Jesus for a question asking what he said, the
 // verses stating a number for one asking a count.
@@ -180,44 +148,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// asksJesusWords reports whether the question asks what Jesus said or
-// taught: a word of speaking (speechWord, or one speaks reports; nil: none
-// more) follows his name, him its speaker ("What did Jesus say about
-// worry?"), or a noun of speaking is his ("the words of Jesus"); or it
-// asks what holds "according to" him, or puts "on" right after his name
-// as a heading does ("Jesus on forgiveness"). A word of speaking before
-// his name has another speaker ("What did Paul say about Jesus?", "how
-// did Peter deny Jesus"), and one in the passive tells what was done to
-// him: WordNet files baptizing under communication, with naming and
-// christening, and "when Jesus was baptized" asks what happened.
-func asksJesusWords(q string, speaks func(word string) bool) bool {
-	ws := questionWords(q)
-	speech := func(i int) bool { return speechWord(ws[i]) || speaks != nil && speaks(ws[i]) }
-	for i, w := range ws {
-		if !speakerName(w) {
-			continue
-		}
-		if i+1 < len(ws) && ws[i+1] == "on" || i >= 2 && ws[i-2] == "according" && ws[i-1] == "to" {
-			return true
-		}
-		if i >= 2 && ws[i-1] == "of" && speech(i-2) {
-			return true
-		}
-		for j := i + 1; j < len(ws) && !speakerName(ws[j]); j++ {
-			if speech(j) && !passiveAuxiliary[ws[j-1]] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// passiveAuxiliary are the auxiliaries of English's passive voice.
-var passiveAuxiliary = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "being": true,
-	"get": true, "gets": true, "got": true,
 }
 
 // facts groups the routed verses by topic and sub-entry. A topic's entries
