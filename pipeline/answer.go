@@ -155,18 +155,20 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		query = withoutSpeaker(query)
 	}
 	v := voice{jesus: jesus}
-	if b, rest, ok := bookAsked(query, a.r.Speech); ok && !jesus {
-		// So is a book ("What does Proverbs say about fools?"): its name
-		// would route to the topic PROVERBS, and "James" to the apostle.
-		// It is searched more widely still (bookCandidates), and answered
-		// from its own verses alone: a book's few verses on a theme rank
-		// below the many elsewhere ("what does isaiah say about the
-		// messiah": the word is Daniel's and John's).
-		v.books, query, limit = []int{b.Number}, rest, max(n, bookCandidates)
-	} else if books, rest, ok := writerAsked(query, a.r.writers, a.r.Speech); ok && !jesus {
-		// A letters' writer likewise ("What did Paul say about love?"
-		// cited Philemon 1:8-9, "though I might be much bold in Christ").
-		v.books, query, limit = books, rest, max(n, bookCandidates)
+	if !jesus {
+		if b, rest, ok := bookAsked(query, a.r.Speech); ok {
+			// So is a book ("What does Proverbs say about fools?"): its
+			// name would route to the topic PROVERBS, and "James" to the
+			// apostle. It is searched more widely still (bookCandidates),
+			// and answered from its own verses alone: a book's few verses
+			// on a theme rank below the many elsewhere ("what does isaiah
+			// say about the messiah": the word is Daniel's and John's).
+			v.books, query, limit = []int{b.Number}, rest, max(n, bookCandidates)
+		} else if books, rest, ok := writerAsked(query, a.r.writers, a.r.Speech); ok {
+			// A letters' writer likewise ("What did Paul say about love?"
+			// cited Philemon 1:8-9, "though I might be much bold in Christ").
+			v.books, query, limit = books, rest, max(n, bookCandidates)
+		}
 	}
 	res, err := a.r.Search(ctx, query, limit)
 	if err != nil {
@@ -187,14 +189,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		res.Hits = fuseHits(res.Hits, ares.Hits, limit)
 	}
 	hits := fu.focus(a.r, res.Hits)
-	if v.scoped() {
+	switch {
+	case v.jesus:
 		// A question about what Jesus said is answered by his words: of
-		// the wide search, the verses the KJV marks as his come first; one
-		// about what a book says, by the book's.
+		// the wide search, the verses the KJV marks as his come first.
 		hits = firstWhere(hits, v.holds)
-		if len(v.books) > 0 {
-			hits = slices.DeleteFunc(hits, func(h Hit) bool { return !v.holds(h.Verse) })
-		}
+	case len(v.books) > 0:
+		// One about what a book says, by the book's alone.
+		hits = slices.DeleteFunc(hits, func(h Hit) bool { return !v.holds(h.Verse) })
 	}
 	if asksQuantity(query) {
 		// A count is answered by a verse stating one (answerable): of
@@ -254,18 +256,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	var hubs []HubFact
 	if fu.Subject == "" {
 		// A follow-up's hubs would be matched on words it does not have.
-		// A book's name is no word of its theme.
-		hq := question
 		if len(v.books) > 0 {
-			hq = query
-		}
-		hubs = hubFacts(hq)
-		if len(v.books) > 0 {
-			// A hub speaks from the book's verses it lists, or not at all.
-			for i := range hubs {
-				hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, v.outside)
-			}
-			hubs = slices.DeleteFunc(hubs, func(h HubFact) bool { return len(h.Verses) == 0 })
+			// A book's name is no word of its theme.
+			hubs = v.hubs(hubFacts(query))
+		} else {
+			hubs = hubFacts(question)
 		}
 	}
 	// The curated hubs are editorial content: their summary may become a
@@ -416,7 +411,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 }
 
 // voiced is rs without the verses that are not of the voice (his words,
-// the book's)
+// the book's).
 // words.
 func (a *Answerer) voiced(v voice, rs []Routed) []Routed {
 	return slices.DeleteFunc(slices.Clone(rs), func(r Routed) bool { return !a.speaks(v, r) })

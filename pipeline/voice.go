@@ -38,9 +38,14 @@ func (v voice) holds(verse corpus.Verse) bool {
 	return true
 }
 
-// outside reports whether the voice is books' and id is in none of them.
-func (v voice) outside(id corpus.VerseID) bool {
-	return len(v.books) > 0 && !slices.Contains(v.books, id.Book())
+// hubs returns the hubs with the verses of the voice's books only, and
+// without those that list none: a hub speaks from the book's verses, or
+// not at all.
+func (v voice) hubs(hubs []HubFact) []HubFact {
+	for i := range hubs {
+		hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, func(id corpus.VerseID) bool { return !slices.Contains(v.books, id.Book()) })
+	}
+	return slices.DeleteFunc(hubs, func(h HubFact) bool { return len(h.Verses) == 0 })
 }
 
 // bookAsked reports whether the question asks what one book of the Bible
@@ -130,7 +135,7 @@ func bookNamed(words []string, i int) (corpus.Book, int, bool) {
 // of Jesus Christ", "Paul and Timotheus, the servants", "Simon Peter, a
 // servant", "Jude, the servant"). A book that opens otherwise ("In the
 // beginning", "God, who at sundry times") names no writer so.
-var letterOpening = regexp.MustCompile(`^(?:([A-Z][a-z]+) )?([A-Z][a-z]+)(?:,? and [A-Z][a-z]+)*, (?:an?|the|called|and)\b`)
+var letterOpening = regexp.MustCompile(`^(?:[A-Z][a-z]+ )?([A-Z][a-z]+)(?:,? and [A-Z][a-z]+)*, (?:an?|the|called|and)\b`)
 
 // letterWriters maps each writer the letters name in their first verse
 // (lower case, his last name: "peter" of "Simon Peter") to his letters'
@@ -147,7 +152,7 @@ func letterWriters(vs []corpus.Verse, names map[string]bool) map[string][]int {
 		if m == nil {
 			continue
 		}
-		w := strings.ToLower(m[2])
+		w := strings.ToLower(m[1])
 		if !names[w] {
 			continue
 		}
