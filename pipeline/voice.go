@@ -33,17 +33,20 @@ func (v voice) holds(verse corpus.Verse) bool {
 	case v.jesus:
 		return verse.WordsOfChrist
 	case len(v.books) > 0:
-		return slices.Contains(v.books, verse.ID.Book())
+		return v.inBooks(verse.ID)
 	}
 	return true
 }
+
+// inBooks reports whether id is in one of the voice's books.
+func (v voice) inBooks(id corpus.VerseID) bool { return slices.Contains(v.books, id.Book()) }
 
 // hubs returns the hubs with the verses of the voice's books only, and
 // without those that list none: a hub speaks from the book's verses, or
 // not at all.
 func (v voice) hubs(hubs []HubFact) []HubFact {
 	for i := range hubs {
-		hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, func(id corpus.VerseID) bool { return !slices.Contains(v.books, id.Book()) })
+		hubs[i].Verses = slices.DeleteFunc(hubs[i].Verses, func(id corpus.VerseID) bool { return !v.inBooks(id) })
 	}
 	return slices.DeleteFunc(hubs, func(h HubFact) bool { return len(h.Verses) == 0 })
 }
