@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,6 +56,44 @@ var proseWords = map[string]bool{
 // "Jude 5-2") are returned with Err set. text should be valid UTF-8;
 // invalid bytes are skipped like punctuation.
 func FindReferences(text string) []Mention {
+	return findMentions(text, acceptName)
+}
+
+// FindPassages returns the passages a question names, for answering it
+// ("What does John 3:16 mean?", "what is psalm 23 about"): the mentions of
+// FindReferences that are KJV passages, read by another rule for a
+// chapter alone. A question is prose, where "Is 5 or 6 beers every night
+// a problem?" names no Isaiah 5: a chapter alone counts only when the
+// book is written by its full name (or "Psalm", or "Revelations"), and
+// then in lower case too unless the name is also an English word ("what
+// is psalm 91 about", not "my job 3 years ago"). With chapter and verse
+// the rule is FindReferences'. Mentions that name no KJV passage are left
+// out.
+func FindPassages(text string) []Mention {
+	return slices.DeleteFunc(findMentions(text, acceptPassage), func(m Mention) bool { return m.Err != nil })
+}
+
+// fullNames are the normalized full names of the books (normalizeBookName;
+// names.go adds them beside bookKeys), and the two others people write in
+// full: the singular "Psalm" and the plural "Revelations".
+var fullNames = map[string]bool{"psalm": true, "revelations": true}
+
+// acceptPassage applies FindPassages' rule.
+func acceptPassage(name, loc string) bool {
+	if strings.ContainsAny(loc, ":.") {
+		return acceptName(name, loc)
+	}
+	key := normalizeBookName(name)
+	if !fullNames[key] {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	return !unicode.IsLower(r) || !proseWords[key]
+}
+
+// findMentions is FindReferences with accept deciding whether a book name
+// and the locator after it are a reference.
+func findMentions(text string, accept func(name, loc string) bool) []Mention {
 	var out []Mention
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -62,7 +101,7 @@ func FindReferences(text string) []Mention {
 			i += size
 			continue
 		}
-		m, ok := mentionAt(text, i)
+		m, ok := mentionAt(text, i, accept)
 		if !ok {
 			i = skipWord(text, i)
 			continue
@@ -108,7 +147,7 @@ func isNameSpace(r rune) bool {
 }
 
 // mentionAt reads a reference starting at byte i, a word start.
-func mentionAt(text string, i int) (Mention, bool) {
+func mentionAt(text string, i int, accept func(name, loc string) bool) (Mention, bool) {
 	// The ends of up to maxNameWords words, each a run of letters, or, for
 	// the first only, the digits of an ordinal.
 	var ends []int
@@ -149,7 +188,7 @@ func mentionAt(text string, i int) (Mention, bool) {
 		if loc == "" {
 			continue
 		}
-		if !acceptName(name, loc) {
+		if !accept(name, loc) {
 			return Mention{}, false
 		}
 		m := Mention{Start: i, End: end, Text: text[i:end], Book: b}

@@ -60,6 +60,41 @@ func TestFindReferences(t *testing.T) {
 	}
 }
 
+func TestFindPassages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"What does John 3:16 mean?", []string{"John 3:16"}},
+		{"What is Psalm 23 about?", []string{"Psalms 23"}},
+		{"what is psalm 91 about", []string{"Psalms 91"}},
+		{"what is genesis 1 about", []string{"Genesis 1"}},
+		{"How should I understand Jn 14:6?", []string{"John 14:6"}},
+		{"What does Romans 3:23 and Romans 6:23 say?", []string{"Romans 3:23", "Romans 6:23"}},
+		{"I read Mark 2 last night", []string{"Mark 2"}},
+		{"What is 1 Corinthians 15 about?", []string{"1 Corinthians 15"}},
+		{"Explain Revelations 21", []string{"Revelation 21"}},
+		{"What does Job 3 say?", []string{"Job 3"}},
+		// A chapter alone needs the full name, and in lower case a name
+		// that is no English word.
+		{"Is 5 or 6 beers every night a problem?", nil},
+		{"Ps 23 please", nil},
+		{"i lost my job 3 weeks ago", nil},
+		{"my son is 17 and acts like church is a waste of time", nil},
+		// No such passage.
+		{"What does John 3:99 say?", nil},
+	} {
+		var got []string
+		for _, m := range FindPassages(tc.text) {
+			got = append(got, m.Reference.String())
+		}
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+			t.Errorf("FindPassages(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 func FuzzFindReferences(f *testing.F) {
 	for _, s := range []string{"Read Jn 3:16–18 and 1 Cor 13:4–7, then Ps 23.", "Rom 8:28; 12:1", "1\u00a0John 4:8", "\xff3:1"} {
 		f.Add(s)

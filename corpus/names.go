@@ -110,6 +110,7 @@ func init() {
 	for i, b := range books {
 		add(b.OSIS, i)
 		add(b.Name, i)
+		fullNames[normalizeBookName(b.Name)] = true
 	}
 	for osis, names := range bookAliases {
 		i, ok := byOSIS[osis]
