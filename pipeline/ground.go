@@ -40,8 +40,8 @@ import (
 //
 //  5. For a draft that promises it (CitedSentences: the composer's), every
 //     sentence of the answer names at least one kept reference, so a
-//     claim always says which verse it rests on, and the summary is one
-//     sentence.
+//     claim always says which verse it rests on (a whole chapter counts
+//     when every verse of it is kept), and the summary is one sentence.
 //
 // An ungrounded draft is replaced by the composer's answer. Whatever
 // survives, the text of every reference is read from the database, never
@@ -207,7 +207,7 @@ func ground(d Draft, cands []Candidate, maxRefs int) (groundedDraft, error) {
 			break
 		}
 		refs, _ := namedReferences(sent)
-		if !slices.ContainsFunc(refs, func(r corpus.Reference) bool { return !r.WholeChapter() && covered(r, kept) }) {
+		if !slices.ContainsFunc(refs, func(r corpus.Reference) bool { return citedBy(r, kept) }) {
 			return groundedDraft{}, ungrounded("sentence without a citation: %q", sent)
 		}
 	}
@@ -248,6 +248,19 @@ func namedReferences(text string) ([]corpus.Reference, error) {
 		out = append(out, ref)
 	}
 	return out, nil
+}
+
+// citedBy reports whether a sentence naming ref cites kept verses: a verse
+// or a run of them, all kept; a whole chapter only when every verse of it
+// is kept ("Psalms 23", asked for by name), for it otherwise points at no
+// verse in particular.
+func citedBy(ref corpus.Reference, kept []corpus.VerseID) bool {
+	if !ref.WholeChapter() {
+		return covered(ref, kept)
+	}
+	all := true
+	forEachVerse(ref, func(id corpus.VerseID) { all = all && slices.Contains(kept, id) })
+	return all
 }
 
 // covered reports whether ref names only kept verses, or, for a whole

@@ -262,3 +262,29 @@ func TestExtractivePsalmContext(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestGroundWholeChapterCited: a sentence naming a whole chapter cites it
+// when every verse of the chapter is kept ("What is Psalm 117 about?"
+// cites Psalms 117), and not when one verse of it is: a chapter then
+// points at no verse in particular.
+func TestGroundWholeChapterCited(t *testing.T) {
+	t.Parallel()
+	cands := candidatesOf(
+		verseText{corpus.NewVerseID(19, 117, 1), "O praise the LORD, all ye nations: praise him, all ye people."},
+		verseText{corpus.NewVerseID(19, 117, 2), "For his merciful kindness is great toward us: and the truth of the LORD endureth for ever. Praise ye the LORD."},
+	)
+	draft := func(cites ...int) pipeline.Draft {
+		return pipeline.Draft{Answer: "Psalms 117 calls all nations to praise the LORD.", Summary: "Psalms 117 calls all nations to praise the LORD.",
+			Citations: cites, CitedSentences: true}
+	}
+	_, _, groups, err := pipeline.Ground(draft(1, 2), cands, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := refStrings(groups); !slices.Equal(got, []string{"Psalms 117"}) {
+		t.Errorf("references %v, want [Psalms 117]", got)
+	}
+	if _, _, _, err := pipeline.Ground(draft(1), cands, 3); err == nil || !strings.Contains(err.Error(), "sentence without a citation") {
+		t.Errorf("one verse of the chapter kept: %v, want a sentence without a citation", err)
+	}
+}
