@@ -132,6 +132,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, err
 	}
+	if runs, rest := askedPassages(question, maxRefs); len(runs) > 0 {
+		// The passage a question names is what it asks about
+		// (passage.go), whatever else it says.
+		q, err := a.passageQuestion(ctx, question, rest, runs, maxRefs)
+		if err != nil {
+			return Answer{}, err
+		}
+		return a.write(ctx, q, Answer{}, opts.Extractive)
+	}
 	// A misspelt name is read as the name for everything below: the
 	// search, the router, the hubs and a follow-up's subject.
 	typed := question
@@ -369,13 +378,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
-	ans := Answer{gate: gate, themes: themes}
-	for _, c := range cands {
+	return a.write(ctx, q, Answer{gate: gate, themes: themes}, opts.Extractive)
+}
+
+// write has the generator draft the answer to q, grounds it, falls back
+// to the composer, and completes ans with the text and references.
+func (a *Answerer) write(ctx context.Context, q Question, ans Answer, extractive bool) (Answer, error) {
+	for _, c := range q.Candidates {
 		ans.Retrieved = append(ans.Retrieved, c.Verse.ID)
 	}
-
 	g := a.g
-	if opts.Extractive {
+	if extractive {
 		g = Composer{}
 	}
 	gd, err := a.draft(ctx, g, q)

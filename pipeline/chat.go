@@ -121,7 +121,17 @@ func chatUserMessage(q Question) string {
 		}
 		return strings.Join(ns, " ")
 	}
+	for _, p := range q.Passages {
+		// The passage the question names is what it asks about; the
+		// verses offered are its own.
+		fmt.Fprintf(&b, "The question names %s %s: answer from it and cite it.\n\n", spanReference(p.Verses), cited(p.Verses))
+	}
 	var facts []string
+	for _, p := range q.Passages {
+		for _, f := range p.Filed {
+			facts = append(facts, fmt.Sprintf("- Nave's Topical Bible lists %s under %s", spanReference(p.Verses), f))
+		}
+	}
 	for _, f := range q.Facts {
 		if c := cited(f.Verses); c != "" && f.Entry != "" {
 			facts = append(facts, fmt.Sprintf("- %s: %s %s", f.Topic, f.Entry, c))

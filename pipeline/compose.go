@@ -51,6 +51,9 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 		return Draft{}, fmt.Errorf("pipeline: composer: no candidates")
 	}
 	c := newComposition(q)
+	if len(q.Passages) > 0 {
+		return c.passageDraft()
+	}
 	own := c.factSentences(c.q.Facts, false)
 	if len(own) == 0 {
 		own = c.hubSentences()
@@ -89,6 +92,50 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 		d.Summary = c.quoteSummary()
 	}
 	return d, nil
+}
+
+// passageDraft answers a question naming passages: each is cited whole and
+// quoted ("John 3:16 reads: "For God so loved the world…"."), and where
+// Nave's files it said ("Nave's Topical Bible lists John 3:16 under God
+// (love of) and Life (everlasting)."), which is the summary.
+func (c *composition) passageDraft() (Draft, error) {
+	var sentences []string
+	summary := ""
+	for _, p := range c.q.Passages {
+		if !c.citeWhole(p.Verses) {
+			break
+		}
+		ref := spanReference(p.Verses)
+		text := quotation(c.spanText(p.Verses), maxQuoteRunes, cutQuoteRunes, minCutRunes)
+		sentences = append(sentences, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref))
+		if len(p.Filed) > 0 {
+			s := fmt.Sprintf("Nave's Topical Bible lists %s under %s.", ref, joinAnd(p.Filed))
+			sentences = append(sentences, s)
+			summary = cmp.Or(summary, s)
+		}
+	}
+	if len(sentences) == 0 {
+		return Draft{}, fmt.Errorf("pipeline: composer: nothing to say")
+	}
+	return Draft{Answer: strings.Join(sentences, " "), Summary: cmp.Or(summary, c.quoteSummary()),
+		Citations: c.citations(), CitedSentences: true}, nil
+}
+
+// citeWhole adds a passage to the citations as it is, when it fits in
+// MaxRefs references.
+func (c *composition) citeWhole(ids []corpus.VerseID) bool {
+	if len(groupAdjacent(append(slices.Clone(c.chosen), ids...))) > c.maxRefs() {
+		return false
+	}
+	for _, id := range ids {
+		if !slices.Contains(c.chosen, id) {
+			c.chosen = append(c.chosen, id)
+		}
+	}
+	if c.first == nil {
+		c.first = ids
+	}
+	return true
 }
 
 // composition is one answer being composed.

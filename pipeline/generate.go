@@ -43,6 +43,10 @@ type Question struct {
 	Listings []Fact
 	// Hubs are the curated topic hubs matching the question, best first.
 	Hubs []HubFact
+	// Passages are the passages the question names ("What does John 3:16
+	// mean?"), in order: the answer cites and quotes them first, and their
+	// verses are its candidates.
+	Passages []Passage
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

@@ -1,0 +1,104 @@
+package pipeline_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/selahdev/selah/pipeline"
+)
+
+// TestAnswerNamedPassage: a question naming a passage is answered by it,
+// cited whole and quoted, with where Nave's files it. Searched, "What
+// does Psalm 23 say?" cited Colossians 3:16 ("psalms and hymns").
+func TestAnswerNamedPassage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.answerer(nil)
+	for _, tc := range []struct {
+		question string
+		maxRefs  int
+		refs     []string
+		says     []string // parts of the answer
+	}{
+		{"What does John 3:16 mean?", 3, []string{"John 3:16"},
+			[]string{`John 3:16 reads: "For God so loved the world`, "Nave's Topical Bible lists John 3:16 under", "God (love of)"}},
+		{"what is psalm 23 about", 3, []string{"Psalms 23"},
+			[]string{`Psalms 23 reads: "The LORD is my shepherd`, "Shepherd ("}},
+		{"Compare Romans 3:23 and Romans 6:23", 5, []string{"Romans 3:23", "Romans 6:23"},
+			[]string{"Romans 3:23 reads:", "Romans 6:23 reads:"}},
+		// No more passages than references asked for.
+		{"Compare Romans 3:23 and Romans 6:23", 1, []string{"Romans 3:23"}, nil},
+		// A long passage is narrowed to what the question asks of it.
+		{"I read Mark 2 last night. Why did Jesus eat with sinners?", 3, []string{"Mark 2:16"},
+			[]string{"Mark 2:16 reads:"}},
+	} {
+		ans, err := a.Answer(t.Context(), tc.question, tc.maxRefs, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range ans.References {
+			got = append(got, r.Reference)
+		}
+		if !slices.Equal(got, tc.refs) {
+			t.Errorf("%q (max %d) cites %q, want %q", tc.question, tc.maxRefs, got, tc.refs)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(ans.Text, s) {
+				t.Errorf("%q answered %q, want it to say %q", tc.question, ans.Text, s)
+			}
+		}
+	}
+	// Psalm 23 whole: its six verses, and their text from the database.
+	ans, err := a.Answer(t.Context(), "What is Psalm 23 about?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.References) != 1 || len(ans.References[0].VerseIDs()) != 6 || !strings.HasSuffix(ans.References[0].Text, "for ever.") {
+		t.Errorf("Psalm 23 cited as %+v", ans.References)
+	}
+	// A number after "Is" names no Isaiah.
+	ans, err = a.Answer(t.Context(), "Is 5 or 6 beers every night a problem?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ans.References {
+		if strings.HasPrefix(r.Reference, "Isaiah 5") {
+			t.Errorf("Is 5 or 6 beers … cites %s", r.Reference)
+		}
+	}
+}
+
+// TestChatNamedPassage: a model is told the passage the question names
+// and offered its verses, and its answer citing them is kept.
+func TestChatNamedPassage(t *testing.T) {
+	t.Parallel()
+	fake := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON(fmt.Sprintf(`It tells of God's love: "%s" (%s).`, firstWords(vs[0].Text, 6), vs[0].Reference), "God loves the world.", 1)
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := setup(t)
+	ans, err := b.answerer(chat).Answer(t.Context(), "What does John 3:16 mean?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Generator != "openai" || ans.Fallback || len(ans.References) != 1 || ans.References[0].Reference != "John 3:16" {
+		t.Errorf("generator %q fallback %v (%s), references %+v", ans.Generator, ans.Fallback, ans.FallbackReason, ans.References)
+	}
+	fake.mu.Lock()
+	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
+	fake.mu.Unlock()
+	for _, want := range []string{"The question names John 3:16 [1]", "[1] John 3:16: For God so loved the world", "Nave's Topical Bible lists John 3:16 under God (love of)"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt %q lacks %q", prompt, want)
+		}
+	}
+}
