@@ -245,7 +245,8 @@ func speechWord(w string) bool {
 // his name has another speaker ("What did Paul say about Jesus?", "how
 // did Peter deny Jesus"), and one in the passive tells what was done to
 // him: WordNet files baptizing under communication, with naming and
-// christening, and "when Jesus was baptized" asks what happened.
+// christening, and "when Jesus was baptized" asks what happened, as
+// "where was Jesus tempted" does.
 func asksJesusWords(q string, speaks func(word string) bool) bool {
 	ws := questionWords(q)
 	speech := func(i int) bool { return speechWord(ws[i]) || speaks != nil && speaks(ws[i]) }
@@ -259,8 +260,11 @@ func asksJesusWords(q string, speaks func(word string) bool) bool {
 		if i >= 2 && ws[i-1] == "of" && speech(i-2) {
 			return true
 		}
+		// A question puts the auxiliary before the name: "Where was Jesus
+		// tempted by the devil?" is as passive as "Jesus was tempted".
+		inverted := i > 0 && passiveAuxiliary[ws[i-1]]
 		for j := i + 1; j < len(ws) && !speakerName(ws[j]); j++ {
-			if speech(j) && !passiveAuxiliary[ws[j-1]] {
+			if speech(j) && !passiveAuxiliary[ws[j-1]] && !(inverted && j == i+1) {
 				return true
 			}
 		}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/selahdev/selah/corpus"
@@ -143,12 +144,18 @@ func TestAsksJesusWordsCommunication(t *testing.T) {
 		// done to him.
 		"what happened when jesus was baptized": false,
 		"how did peter deny jesus three times":  false,
+		// A question puts the auxiliary of the passive before his name.
+		"Where was Jesus tempted by the devil?":              false,
+		"How many days was Jesus tempted in the wilderness?": false,
 	} {
 		if got := asksJesusWords(q, speech); got != want {
 			t.Errorf("asksJesusWords(%q) = %v, want %v", q, got, want)
 		}
 		if q == "did jesus warn about false prophets" && asksJesusWords(q, nil) {
 			t.Errorf("%q asks for his words without WordNet: the case shows nothing", q)
+		}
+		if strings.Contains(q, "tempted") && !speech("tempted") {
+			t.Errorf("WordNet does not file tempting under communication: %q shows nothing", q)
 		}
 	}
 }
