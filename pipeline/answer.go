@@ -349,6 +349,18 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	for i := range cands {
 		cands[i].Key = keyed[cands[i].Verse.ID]
 	}
+	if v.jesus && slices.ContainsFunc(cands, func(c Candidate) bool {
+		return c.Verse.WordsOfChrist && (c.Evidence >= minEvidence || c.Key)
+	}) {
+		// His words on it, when the candidates hold some that speak to
+		// it: the others are about it, not his ("What did Jesus say about
+		// anger?" told "Scripture tells of the anger of God (Numbers
+		// 12:9)" and quoted Psalms 37:8).
+		cands = slices.DeleteFunc(cands, func(c Candidate) bool { return !c.Verse.WordsOfChrist })
+		for i := range cands {
+			cands[i].N = i + 1
+		}
+	}
 	if cands, err = a.withNeighbours(ctx, cands, rv); err != nil {
 		return Answer{}, err
 	}

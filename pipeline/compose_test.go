@@ -343,6 +343,25 @@ func TestAnswerJesusWords(t *testing.T) {
 		}
 		t.Errorf("how did Jesus teach us to pray: %v, want Matthew 6:9 among them", got)
 	}
+	// When his words speak to it, every verse cited is his: "What did
+	// Jesus say about anger?" told of "the anger of God (Numbers 12:9)"
+	// and quoted Psalms 37:8 beside Matthew 5:21-22.
+	ans, err = a.Answer(t.Context(), "What did Jesus say about anger?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.NoPassage || len(ans.References) == 0 {
+		t.Fatalf("anger declined: %+v", ans)
+	}
+	for _, r := range ans.References {
+		vs, err := st.VersesByID(t.Context(), r.VerseIDs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(vs, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
+			t.Errorf("anger: %s holds no words of Jesus (%s)", r.Reference, ans.Text)
+		}
+	}
 }
 
 // TestAnswerBookWords: a question asking what one book (or a letters'
