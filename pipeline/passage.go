@@ -46,10 +46,12 @@ func askedPassages(question string, maxRefs int) (runs [][]corpus.VerseID, rest 
 	for _, m := range corpus.FindPassages(question) {
 		b.WriteString(question[at:m.Start])
 		at = m.End
-		for _, run := range groupAdjacent(m.Reference.VerseIDs()) {
-			run = slices.DeleteFunc(run, func(id corpus.VerseID) bool { return seen[id] })
-			if len(run) == 0 || len(runs) == maxRefs {
-				continue
+		// A verse named twice ("John 3:16 and John 3:15-17") is cited
+		// once: what is left of a later mention may be two runs.
+		ids := slices.DeleteFunc(m.Reference.VerseIDs(), func(id corpus.VerseID) bool { return seen[id] })
+		for _, run := range groupAdjacent(ids) {
+			if len(runs) == maxRefs {
+				break
 			}
 			run = run[:min(len(run), maxPassageVerses)]
 			for _, id := range run {

@@ -29,6 +29,8 @@ func TestAnswerNamedPassage(t *testing.T) {
 			[]string{`Psalms 23 reads: "The LORD is my shepherd`, "Shepherd ("}},
 		{"Compare Romans 3:23 and Romans 6:23", 5, []string{"Romans 3:23", "Romans 6:23"},
 			[]string{"Romans 3:23 reads:", "Romans 6:23 reads:"}},
+		// A verse named twice is cited once.
+		{"Compare John 3:16 with John 3:15-17", 5, []string{"John 3:15-17"}, []string{"John 3:16 reads:"}},
 		// No more passages than references asked for.
 		{"Compare Romans 3:23 and Romans 6:23", 1, []string{"Romans 3:23"}, nil},
 		// A long passage is narrowed to what the question asks of it.
