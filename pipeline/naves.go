@@ -920,9 +920,23 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	// person the question names, if it names one; the other echoes match
 	// words. A who-question asks a relation, and WordNet's relatives of a
 	// relation mislead: "father" is a synonym of "mother" as verbs.
+	isNamed := func(t int32) bool { _, ok := topics[t]; return ok }
 	var kin map[int32]echoed
-	if who || where {
-		kin = r.relatedEchoes(query, q, w, entityTerms, where, func(t int32) bool { _, ok := topics[t]; return ok })
+	switch {
+	case who || where:
+		kin = r.relatedEchoes(query, q, w, entityTerms, where, isNamed)
+	case happened && !slices.ContainsFunc(slices.Collect(maps.Keys(echo)), func(e int32) bool {
+		x := echo[e]
+		return x.entity && x.terms >= minEchoTerms && 2*x.asked >= asked && x.asked > 0 && r.relates(e, askedTerms, entityTerms)
+	}):
+		// A what-happened question no entry answers in its words may name
+		// the event by a word of another form: "What happened at the
+		// baptism of Jesus?", JOHN's "Baptizes Jesus" (WordNet derives
+		// one from the other). Its relatives are read only then: with an
+		// entry answering in its words ("Jesus appeared to Paul (on the
+		// road to Damascus)"), relatives of "road" found other entries
+		// of Damascus (Acts 9:8, 9:22) that outranked it.
+		kin = r.relatedEchoes(query, q, w, entityTerms, true, isNamed)
 	}
 	for e, x := range echo {
 		re := &r.entries[e]

@@ -163,6 +163,10 @@ func TestNaveRouterWho(t *testing.T) {
 		{"Where was Jesus born?", "BETHLEHEM", "Birthplace of Jesus"},                           // WordNet defines "birthplace" as "the place where someone was born"; not JOSEPH's "Jesus born to", a person's
 		{"Where was Paul shipwrecked?", "MELITA (MALTA)", "shipwrecked"},                        // the KJV writes Melita once, no name by its capitals; MALTA is WordNet's place
 		{"Where did Jesus meet the woman at the well?", "JESUS, THE CHRIST", "Samaritan woman"}, // not SIDON's "People of, come to hear Jesus": "come across" of "meet" is no "come"
+		// A what-happened question no entry answers in its words reads
+		// WordNet's relatives: "baptism" derives "baptize".
+		{"What happened at the baptism of Jesus?", "JOHN", "Baptizes Jesus"},                                                 // not the BAPTISM hub's Acts 2:38
+		{"What happened to Saul on the road to Damascus?", "JESUS, THE CHRIST", "Appears to Paul (on the road to Damascus)"}, // answered in its words: the relatives of "road" are not read
 	}
 	for _, c := range cases {
 		got, err := b.r.Router.Route(b.ctx, c.question, 5)
