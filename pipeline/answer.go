@@ -132,9 +132,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, err
 	}
-	if runs, rest := askedPassages(question, maxRefs); len(runs) > 0 {
+	runs, rest := askedPassages(question, maxRefs)
+	if len(runs) == 0 {
+		runs, rest = contextPassages(question, opts.Context, maxRefs)
+	}
+	if len(runs) > 0 {
 		// The passage a question names is what it asks about
-		// (passage.go), whatever else it says.
+		// (passage.go), whatever else it says; in a conversation, a
+		// verse or chapter of the passage last cited ("and verse 17?").
 		q, err := a.passageQuestion(ctx, question, rest, runs, maxRefs)
 		if err != nil {
 			return Answer{}, err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -279,3 +280,58 @@ func entryLabel(topic, sense string, isName func(lower string) bool) (string, bo
 
 // maxLabelRunes is the longest entryLabel.
 const maxLabelRunes = 60
+
+// contextVerse and contextChapter find a verse or a chapter named without
+// its book ("What about verse 17?", "and verses 17-18", "what happens in
+// chapter 4"): in a conversation, of the passage the last answer cited.
+var (
+	contextVerse   = regexp.MustCompile(`(?i)\bverses?\s+(\d{1,3})(?:\s*[-–—]\s*(\d{1,3}))?\b`)
+	contextChapter = regexp.MustCompile(`(?i)\bchapter\s+(\d{1,3})\b`)
+)
+
+// contextPassages are the passages a follow-up names by verse or chapter
+// alone, in the book and chapter of the first reference the latest
+// earlier answer cited ("What does John 3:16 mean?", then "and verse
+// 17?": John 3:17); and rest, the question without them. None when the
+// question names no such verse or chapter, or no earlier answer cited a
+// passage, or the verse is not in that chapter.
+func contextPassages(question string, turns []Turn, maxRefs int) (runs [][]corpus.VerseID, rest string) {
+	var last corpus.Reference
+	for _, t := range slices.Backward(turns) {
+		if len(t.References) == 0 {
+			continue
+		}
+		r, err := corpus.ParseReference(t.References[0])
+		if err == nil {
+			last = r
+			break
+		}
+	}
+	if last.Book.Number == 0 {
+		return nil, question
+	}
+	var ref string
+	var loc []int
+	if m := contextVerse.FindStringSubmatchIndex(question); m != nil {
+		loc = m[:2]
+		ref = fmt.Sprintf("%s %d:%s", last.Book.Name, last.StartChapter, question[m[2]:m[3]])
+		if m[4] >= 0 {
+			ref += "-" + question[m[4]:m[5]]
+		}
+	} else if m := contextChapter.FindStringSubmatchIndex(question); m != nil {
+		loc = m[:2]
+		ref = fmt.Sprintf("%s %s", last.Book.Name, question[m[2]:m[3]])
+	} else {
+		return nil, question
+	}
+	r, err := corpus.ParseReference(ref)
+	if err != nil {
+		return nil, question
+	}
+	for _, run := range groupAdjacent(r.VerseIDs()) {
+		if len(runs) < maxRefs {
+			runs = append(runs, run[:min(len(run), maxPassageVerses)])
+		}
+	}
+	return runs, question[:loc[0]] + question[loc[1]:]
+}

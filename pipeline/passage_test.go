@@ -104,3 +104,45 @@ func TestChatNamedPassage(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerContextPassage: in a conversation a verse or chapter named
+// alone is of the passage the last answer cited.
+func TestAnswerContextPassage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.answerer(nil)
+	turns := []pipeline.Turn{
+		{Question: "Who was Ruth?", References: []string{"Ruth 1:4"}},
+		{Question: "What does John 3:16 mean?", References: []string{"John 3:16"}},
+	}
+	for _, tc := range []struct {
+		question string
+		turns    []pipeline.Turn
+		refs     []string // nil: no passage of John 3 or 4
+	}{
+		{"And verse 17?", turns, []string{"John 3:17"}},
+		{"what about verses 17-18", turns, []string{"John 3:17-18"}},
+		{"What happens in chapter 4?", turns, []string{"John 4:1-40"}},
+		// Alone, or past the chapter's end, it names nothing.
+		{"And verse 17?", nil, nil},
+		{"And verse 99?", turns, nil},
+	} {
+		ans, err := a.Answer(t.Context(), tc.question, 3, pipeline.AnswerOptions{Context: tc.turns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range ans.References {
+			got = append(got, r.Reference)
+		}
+		if tc.refs == nil {
+			if slices.ContainsFunc(got, func(r string) bool { return strings.HasPrefix(r, "John 3:17") || strings.HasPrefix(r, "John 4") }) {
+				t.Errorf("%q (turns %d) cites %q", tc.question, len(tc.turns), got)
+			}
+			continue
+		}
+		if !slices.Equal(got, tc.refs) {
+			t.Errorf("%q cites %q, want %q", tc.question, got, tc.refs)
+		}
+	}
+}

@@ -427,3 +427,19 @@ func TestReader(t *testing.T) {
 		}
 	}
 }
+
+// TestChatPassageFollowUp: a verse named alone in a conversation is of
+// the passage the last reply cited.
+func TestChatPassageFollowUp(t *testing.T) {
+	t.Parallel()
+	env := webtest.StartConfig(t, web.Config{Version: "chat-test", ChatMessagesPerDay: 10}, slog.New(slog.DiscardHandler))
+	v := newVisitor(t, env.URL)
+	first := v.chat("", "What does John 3:16 mean?")
+	if got := refsOf(first); len(got) != 1 || got[0] != "John 3:16" {
+		t.Fatalf("first reply cites %v, want [John 3:16]", got)
+	}
+	second := v.chat(first.ConversationID, "And verse 17?")
+	if got := refsOf(second); len(got) != 1 || got[0] != "John 3:17" {
+		t.Fatalf("the follow-up cites %v, want [John 3:17]", got)
+	}
+}
