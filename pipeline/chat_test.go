@@ -105,6 +105,19 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// serve starts f as the model's server for the test and returns a Chat
+// generator talking to it, cfg's base URL and key filled in.
+func (f *fakeChat) serve(cfg pipeline.ChatConfig) *pipeline.Chat {
+	srv := httptest.NewServer(f)
+	f.t.Cleanup(srv.Close)
+	cfg.BaseURL, cfg.APIKey = srv.URL+"/v1", "test-key"
+	chat, err := pipeline.NewChat(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return chat
+}
+
 // fakeSpec configures a fakeChat in a test table.
 type fakeSpec struct {
 	model  func(vs []offered) string
@@ -190,13 +203,8 @@ func TestChatAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeChat{t: t, model: tt.fake.model, status: tt.fake.status, hang: tt.fake.hang}
-			srv := httptest.NewServer(fake)
-			defer srv.Close()
-			chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "test-model",
+			chat := fake.serve(pipeline.ChatConfig{Model: "test-model",
 				Timeout: cmp.Or(tt.timeout, 30*time.Second), MaxRetries: cmp.Or(tt.retries, -1)})
-			if err != nil {
-				t.Fatal(err)
-			}
 			ans, err := pipeline.NewAnswerer(st, r, chat).Answer(context.Background(), worryQuestion, 3, pipeline.AnswerOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -259,12 +267,7 @@ func checkChatRequest(t *testing.T, req chatRequest) {
 func TestForcedExtractiveSkipsTheModel(t *testing.T) {
 	t.Parallel()
 	fake := &fakeChat{t: t, model: func([]offered) string { return draftJSON("x", "y", 1) }}
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat := fake.serve(pipeline.ChatConfig{})
 	b := setup(t)
 	a, st := b.answerer(chat), b.st
 	if a.GeneratorName() != "openai" {

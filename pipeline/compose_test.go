@@ -3,7 +3,6 @@ package pipeline_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -225,12 +224,7 @@ func TestChatGetsNavesFacts(t *testing.T) {
 		}
 		return draftJSON("He was a king.", "A king.")
 	}}
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat := fake.serve(pipeline.ChatConfig{MaxRetries: -1})
 	b := setup(t)
 	a, st := b.answerer(chat), b.st
 	a.Router = naves(t)
@@ -266,12 +260,7 @@ func TestChatGetsListings(t *testing.T) {
 	fake := &fakeChat{t: t, model: func(vs []offered) string {
 		return draftJSON("The flood came on the earth (Genesis 6:17).", "The flood came (Genesis 6:17).", vs[0].N)
 	}}
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat := fake.serve(pipeline.ChatConfig{MaxRetries: -1})
 	b := setup(t)
 	if _, err := b.answerer(chat).Answer(t.Context(), "Why did God send the flood?", 3, pipeline.AnswerOptions{}); err != nil {
 		t.Fatal(err)

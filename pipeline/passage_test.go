@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -81,12 +80,7 @@ func TestChatNamedPassage(t *testing.T) {
 	fake := &fakeChat{t: t, model: func(vs []offered) string {
 		return draftJSON(fmt.Sprintf(`It tells of God's love: "%s" (%s).`, firstWords(vs[0].Text, 6), vs[0].Reference), "God loves the world.", 1)
 	}}
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	chat, err := pipeline.NewChat(pipeline.ChatConfig{BaseURL: srv.URL + "/v1", APIKey: "test-key"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat := fake.serve(pipeline.ChatConfig{})
 	b := setup(t)
 	ans, err := b.answerer(chat).Answer(t.Context(), "What does John 3:16 mean?", 3, pipeline.AnswerOptions{})
 	if err != nil {
