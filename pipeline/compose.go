@@ -168,18 +168,9 @@ func (c *composition) maxRefs() int { return max(1, c.q.MaxRefs) }
 // reference; ok is false when it does not fit.
 func (c *composition) cite(ids []corpus.VerseID) (ref string, ok bool) {
 	for _, span := range [][]corpus.VerseID{c.sentenceSpan(ids), ids} {
-		if len(groupAdjacent(append(slices.Clone(c.chosen), span...))) > c.maxRefs() {
-			continue
+		if c.citeWhole(span) {
+			return spanReference(span), true
 		}
-		for _, id := range span {
-			if !slices.Contains(c.chosen, id) {
-				c.chosen = append(c.chosen, id)
-			}
-		}
-		if c.first == nil {
-			c.first = span
-		}
-		return spanReference(span), true
 	}
 	return "", false
 }
