@@ -49,20 +49,43 @@ func askedPassages(question string, maxRefs int) (runs [][]corpus.VerseID, rest 
 		at = m.End
 		// A verse named twice ("John 3:16 and John 3:15-17") is cited
 		// once: what is left of a later mention may be two runs.
-		ids := slices.DeleteFunc(m.Reference.VerseIDs(), func(id corpus.VerseID) bool { return seen[id] })
-		for _, run := range groupAdjacent(ids) {
-			if len(runs) == maxRefs {
-				break
-			}
+		runs = chapterRuns(runs, m.Reference.VerseIDs(), seen, maxRefs)
+	}
+	b.WriteString(question[at:])
+	return runs, b.String()
+}
+
+// chapterRuns appends to out the runs of adjacent verses of one chapter
+// that ids (in order) hold, leaving out the verses seen holds and marking
+// those it keeps, each run at most maxPassageVerses long, until out holds
+// maxRefs runs. A reference's verses are in order already: sorting them
+// into runs (groupAdjacent) would cost a whole book's square ("Psalms
+// 1-150") on the request's path.
+func chapterRuns(out [][]corpus.VerseID, ids []corpus.VerseID, seen map[corpus.VerseID]bool, maxRefs int) [][]corpus.VerseID {
+	var run []corpus.VerseID
+	flush := func() {
+		if len(run) > 0 && len(out) < maxRefs {
 			run = run[:min(len(run), maxPassageVerses)]
 			for _, id := range run {
 				seen[id] = true
 			}
-			runs = append(runs, run)
+			out = append(out, run)
+		}
+		run = nil
+	}
+	for _, id := range ids {
+		if len(out) == maxRefs {
+			break
+		}
+		if seen[id] || len(run) > 0 && id != run[len(run)-1]+1 {
+			flush()
+		}
+		if !seen[id] {
+			run = append(run, id)
 		}
 	}
-	b.WriteString(question[at:])
-	return runs, b.String()
+	flush()
+	return out
 }
 
 // passageQuestion is the Question of one naming passages: their verses
@@ -146,7 +169,7 @@ func (a *Answerer) focus(ctx context.Context, rest string, run []corpus.VerseID,
 // mass, then in Nave's order.
 func (a *Answerer) filed(run []corpus.VerseID, verses map[corpus.VerseID]corpus.Verse) []string {
 	tl, ok := a.Router.(topicLister)
-	if !ok || a.r == nil || a.r.lex == nil {
+	if !ok {
 		return nil
 	}
 	var b strings.Builder
@@ -328,10 +351,6 @@ func contextPassages(question string, turns []Turn, maxRefs int) (runs [][]corpu
 	if err != nil {
 		return nil, question
 	}
-	for _, run := range groupAdjacent(r.VerseIDs()) {
-		if len(runs) < maxRefs {
-			runs = append(runs, run[:min(len(run), maxPassageVerses)])
-		}
-	}
+	runs = chapterRuns(nil, r.VerseIDs(), map[corpus.VerseID]bool{}, maxRefs)
 	return runs, question[:loc[0]] + question[loc[1]:]
 }
