@@ -377,7 +377,7 @@ func (a *Answerer) instance(query string, themed []Routed) []Routed {
 	if !slices.ContainsFunc(questionWords(query), func(w string) bool {
 		w = unpossessed(w)
 		return a.r.proper[w] > 0 && entry[w]
-	}) && !(asksWhat(query) && themed[0].Echo && outranksThemes(themed)) {
+	}) && !(asksWhat(query) && themed[0].Echo && outranksThemes(themed) && !a.r.echoesOnlyUbiquitous(query, themed[0].Entry)) {
 		return nil
 	}
 	var out []Routed

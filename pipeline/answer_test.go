@@ -344,6 +344,14 @@ func TestAnswerInstance(t *testing.T) {
 	if !citesAny(ans, storetest.Verses(t, "Deuteronomy 31:14", "Deuteronomy 32:48-52", "Deuteronomy 34:1-8")) {
 		t.Errorf("cites nothing of Moses' death: %+v", ans.References)
 	}
+	// A name in one verse of five ("Lord") is no person the question
+	// asks of: COWARDICE's "Peter, in denying the Lord" shares only it
+	// with the question, and Peter's denial was the answer.
+	ans = b.ask(t, "What does it mean to fear the Lord?")
+	checkGrounded(t, b.st, ans, 3)
+	if citesAny(ans, storetest.Verses(t, "Matthew 26:69-75", "Mark 14:66-72", "Luke 22:54-62", "John 18:15-27")) {
+		t.Errorf("cites Peter's denial: %+v", ans.References)
+	}
 }
 
 // TestAnswerReads: questions the offline answer once read wrongly are

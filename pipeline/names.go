@@ -135,6 +135,31 @@ func titleWord(title string) string {
 // (properNames), however common.
 func (r *Retriever) isName(lower string) bool { return r.names[lower] }
 
+// echoesOnlyUbiquitous reports whether the words a question shares with
+// a Nave's entry are all names too common to be a question's subject
+// (properNames, maxProperVerses: "God", "LORD"): "What does it mean to
+// fear the Lord?" shares only "Lord" with COWARDICE's "Peter, in denying
+// the Lord", which is no instance of what it asks. False when they share
+// nothing.
+func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
+	in := map[string]bool{}
+	r.lex.an.terms(entry, func(t string) { in[t] = true })
+	ubiquitous, other := false, false
+	for _, w := range questionWords(question) {
+		w = unpossessed(w)
+		r.lex.an.terms(w, func(t string) {
+			switch {
+			case !in[t]:
+			case r.names[w] && r.proper[w] == 0:
+				ubiquitous = true
+			default:
+				other = true
+			}
+		})
+	}
+	return ubiquitous && !other
+}
+
 // namesProper reports whether text holds a word the KJV writes as a name
 // (properNames): "the road to Damascus" is a road of the Bible's setting,
 // whatever else the question says. A possessive ("Saul's road") is its
