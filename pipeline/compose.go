@@ -822,7 +822,9 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clauseSentence, text: joinWords(strings.Join(words[:names], " "),
 			joinWords(presentTense[lw(names)], g.inPast(strings.Join(words[names+1:], " "))))}, true
 	case articles[first]:
-		if person(1, 4) && !ofSelf {
+		if (person(1, 4) || g.plural(subject) && g.groupNoun(lw(1))) && !ofSelf {
+			// PHARISEES' "A sect of the Jews": a group is what a people
+			// was, as a person noun is what a person was.
 			return clause{kind: clausePredicate, text: "was " + c.lowerFirst(words)}, true
 		}
 		if !c.nounPhrase(words[1:]) {
@@ -836,6 +838,13 @@ func (c *composition) phraseClause(subject, entry string) (clause, bool) {
 		return clause{kind: clauseTopic, text: possessive(subject) + " " + rest}, true
 	case g.verbBase(first) != "" && lw(1) != "of":
 		return clause{kind: clausePredicate, text: joinWords(g.pastTense(g.verbBase(first)), g.inPast(rest))}, true
+	case g.plural(subject) && g.presentVerb(first, true) != "" && (articles[lw(1)] || possessives[lw(1)]):
+		// SADDUCEES' "Reject the doctrine of the resurrection": after a
+		// plural subject Nave's present verb is its base form, which may
+		// spell a noun too ("a reject"); an object opening after it
+		// makes it the verb ("Scripture tells of the reject the
+		// doctrine" read before).
+		return clause{kind: clausePredicate, text: joinWords(g.pastTense(first), g.inPast(rest))}, true
 	case g != nil && presentTense[first] != "":
 		// DOVE's "Are timid", JONAH's "Is a sign".
 		return clause{kind: clausePredicate, text: joinWords(presentTense[first], g.inPast(rest))}, true

@@ -133,6 +133,13 @@ func TestPhraseClauseVerbs(t *testing.T) {
 		// A number of people and what was done to them is a sentence of
 		// its own ("More" is also Sir Thomas More to WordNet).
 		{"Jesus", "More than five-thousand people fed", "More than five-thousand people were fed"},
+		// After a plural subject the verb is its base form, which may
+		// spell a noun ("a reject"); the object after it makes it the
+		// verb. A group is what a people was.
+		{"Sadducees", "Reject the doctrine of the resurrection", "rejected the doctrine of the resurrection"},
+		{"Sadducees", "Persecute the apostles", "persecuted the apostles"},
+		{"Pharisees", "A sect of the Jews", "was a sect of the Jews"},
+		{"Bethlehem", "A city of Judah", "a city of Judah"},
 	})
 }
 

@@ -17,6 +17,10 @@ import (
 // lexNounPerson is WordNet's lexicographer file number of noun.person.
 const lexNounPerson = 18
 
+// lexNounGroup is WordNet's lexicographer file number of noun.group
+// (sects, tribes, peoples).
+const lexNounGroup = 14
+
 // lexNounLocation is WordNet's lexicographer file number of noun.location.
 const lexNounLocation = 15
 
@@ -182,6 +186,16 @@ func (g *grammar) isPerson(w string) bool {
 	}
 	lex, ok := firstNounLexFile(g.wn, w)
 	return ok && lex == lexNounPerson
+}
+
+// groupNoun reports whether a lower-case noun's first sense is a group
+// of people or things (noun.group: "sect", "tribe", "band").
+func (g *grammar) groupNoun(w string) bool {
+	if g == nil {
+		return false
+	}
+	lex, ok := firstNounLexFile(g.wn, w)
+	return ok && lex == lexNounGroup
 }
 
 // firstNounLexFile is the lexicographer file of the first (most frequent)
