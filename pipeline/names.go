@@ -160,6 +160,21 @@ func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
 	return ubiquitous && !other
 }
 
+// namesWhole reports whether every word of the question (its index
+// terms: stop words aside) is a word of text, a Nave's topic and entry:
+// "What is the Sermon on the Mount?" of SERMON's "Of Jesus, on the
+// mount".
+func (r *Retriever) namesWhole(question, text string) bool {
+	in := map[string]bool{}
+	r.lex.an.terms(text, func(t string) { in[t] = true })
+	all, any := true, false
+	r.lex.an.terms(question, func(t string) {
+		any = true
+		all = all && in[t]
+	})
+	return any && all
+}
+
 // namesProper reports whether text holds a word the KJV writes as a name
 // (properNames): "the road to Damascus" is a road of the Bible's setting,
 // whatever else the question says. A possessive ("Saul's road") is its

@@ -88,6 +88,31 @@ func chapterRuns(out [][]corpus.VerseID, ids []corpus.VerseID, seen map[corpus.V
 	return out
 }
 
+// entryPassages are the first maxRefs passages an instance's entry lists
+// (routes, one entry's), in the Bible's order, as askedPassages returns a
+// reference's, when each is longer than a sentence's span
+// (maxSpanVerses): the entry names a passage, not a verse or two. Nil
+// otherwise.
+func entryPassages(routes []Routed, maxRefs int) [][]corpus.VerseID {
+	ids := make([]corpus.VerseID, 0, len(routes))
+	for _, r := range routes {
+		ids = append(ids, r.Verse)
+	}
+	// The router interleaves an entry's runs (the first verse of each,
+	// then the second).
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	runs := chapterRuns(nil, ids, map[corpus.VerseID]bool{}, maxRefs)
+	if len(runs) == 0 || slices.ContainsFunc(runs, func(run []corpus.VerseID) bool { return len(run) <= maxSpanVerses }) {
+		// Verses of a sentence's span among them (VINEYARD's "Parables
+		// of": Isaiah 27:2-3 beside Matthew 20:1-16) are no passage the
+		// entry names: the instance's verses are candidates, ordered by
+		// the question.
+		return nil
+	}
+	return runs
+}
+
 // passageQuestion is the Question of one naming passages: their verses
 // are its candidates, in order, and where Nave's files them its facts. A
 // passage longer than a sentence's span (maxSpanVerses) that the rest of
@@ -281,6 +306,10 @@ func entryLabel(topic, sense string, isName func(lower string) bool) (string, bo
 			}
 			p = strings.Join(words, " ")
 		}
+		// Nave's quotes a name in its phrase (SERMON's "Of Jesus, “on
+		// the mount,”"); in the answer, quotation marks are Scripture's
+		// words, which the grounding holds to the verses.
+		p = strings.Trim(quoteMarks.Replace(p), " ,;")
 		// A phrase in sentence case keeps its capital, its first word
 		// may be a name ("Nicodemus comes to Jesus"), unless that word
 		// is a small one ("Of God's care").
@@ -300,6 +329,9 @@ func entryLabel(topic, sense string, isName func(lower string) bool) (string, bo
 	// verse quoting it).
 	return label, utf8.RuneCountInString(label) <= maxLabelRunes
 }
+
+// quoteMarks drops quotation marks.
+var quoteMarks = strings.NewReplacer("“", "", "”", "", `"`, "")
 
 // maxLabelRunes is the longest entryLabel.
 const maxLabelRunes = 60

@@ -32,6 +32,12 @@ func TestAnswerNamedPassage(t *testing.T) {
 		{"Compare John 3:16 with John 3:15-17", 5, []string{"John 3:15-17"}, []string{"John 3:16 reads:"}},
 		// No more passages than references asked for.
 		{"Compare Romans 3:23 and Romans 6:23", 1, []string{"Romans 3:23"}, nil},
+		// A passage named by a Nave's entry the question names whole
+		// (SERMON's "Of Jesus, “on the mount,”": Matthew 5-7), its
+		// label without Nave's quotation marks, which the grounding
+		// would hold to a verse. Searched, "mount" found Zechariah 14:4.
+		{"What is the Sermon on the Mount?", 3, []string{"Matthew 5:1-40", "Matthew 6", "Matthew 7"},
+			[]string{`Matthew 5:1-40 reads: "And seeing the multitudes`, "Sermon (of Jesus, on the mount)"}},
 		// A long passage is narrowed to what the question asks of it.
 		{"I read Mark 2 last night. Why did Jesus eat with sinners?", 3, []string{"Mark 2:16"},
 			[]string{"Mark 2:16 reads:"}},
