@@ -246,20 +246,18 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	instance := false
 	if inst := a.instance(query, themed); inst != nil {
 		routed, themed, instance = inst, nil, true
-		if runs := entryPassages(inst, maxRefs); runs != nil && fu.Subject == "" && !v.scoped() && a.r.namesWhole(query, inst[0].Topic+" "+inst[0].Entry) {
-			// An instance Nave's lists as passages longer than a
-			// sentence ("the Sermon on the Mount": Matthew 5-7) is a
-			// passage the question names in words (passage.go), when
-			// the question says nothing the entry does not: an entry
-			// reached on some of its words (WICKED's "The householder"
-			// for "the parable of the wicked husbandmen") is a source
-			// of candidates, no passage to quote.
-			q, err := a.passageQuestion(ctx, question, question, runs, maxRefs)
-			if err != nil {
-				return Answer{}, err
-			}
-			return a.write(ctx, q, Answer{}, opts.Extractive)
+	}
+	if named := a.namedPassages(query, themed, routed, instance, maxRefs); named != nil && fu.Subject == "" && !v.scoped() {
+		// An instance or a theme Nave's lists as a passage or two longer
+		// than a sentence ("the Sermon on the Mount": Matthew 5-7; "the
+		// Lord's Prayer": Matthew 6:9-13, Luke 11:2-4) is a passage the
+		// question names in words (passage.go), and asks nothing else
+		// of (namedPassages): it stands whole.
+		q, err := a.passageQuestion(ctx, question, "", named, maxRefs)
+		if err != nil {
+			return Answer{}, err
 		}
+		return a.write(ctx, q, Answer{}, opts.Extractive)
 	}
 	if len(v.books) > 0 && slices.ContainsFunc(routed, func(r Routed) bool { return a.speaks(v, r) }) {
 		// "What does Genesis say about Abraham?": his entries in Genesis.

@@ -88,11 +88,44 @@ func chapterRuns(out [][]corpus.VerseID, ids []corpus.VerseID, seen map[corpus.V
 	return out
 }
 
-// entryPassages are the first maxRefs passages an instance's entry lists
-// (routes, one entry's), in the Bible's order, as askedPassages returns a
-// reference's, when each is longer than a sentence's span
-// (maxSpanVerses): the entry names a passage, not a verse or two. Nil
-// otherwise.
+// namedPassages are the passages (entryPassages) of the instance a
+// question asks about (routed, when instance is set), or of the theme it
+// names (themed[0]'s topic), when the question says nothing its entry or
+// title does not: an entry reached on some of its words (WICKED's "The
+// householder" for "the parable of the wicked husbandmen") is a source of
+// candidates, no passage to quote. Nil when there are none.
+func (a *Answerer) namedPassages(query string, themed, routed []Routed, instance bool, maxRefs int) [][]corpus.VerseID {
+	switch {
+	case instance && len(routed) > 0 && a.r.namesWhole(query, routed[0].Topic+" "+routed[0].Entry):
+		return entryPassages(routed, maxRefs)
+	case len(themed) > 0 && a.r.namesWhole(query, themed[0].Topic):
+		// The topic's own entry; its key passages are a teacher's
+		// choice of verses on it, not what Nave's lists. A topic of
+		// several entries lists instances (TRANSFIGURATION's of Moses,
+		// of Jesus, of Stephen), no one passage; an entry saying
+		// something of it (ZACCHAEUS' "Hosts Jesus") is a sentence of
+		// the answer. Its plain list of scriptures is the passage.
+		own := slices.DeleteFunc(slices.Clone(themed), func(r Routed) bool { return r.Topic != themed[0].Topic || r.Key })
+		if len(own) == 0 || slices.ContainsFunc(own, func(r Routed) bool {
+			return r.Entry != own[0].Entry || r.Entry != "" && !hasAnyPrefix(r.Entry, naveScriptureLists)
+		}) {
+			return nil
+		}
+		return entryPassages(own, maxRefs)
+	}
+	return nil
+}
+
+// maxNamedRuns is how many runs of verses a Nave's entry or topic may
+// list and still be a passage the question names by its name: the
+// Sermon on the Mount is three chapters, the Lord's Prayer two tellings.
+const maxNamedRuns = 3
+
+// entryPassages are the first maxRefs passages a Nave's entry or topic
+// lists (routes, its alone), in the Bible's order, as askedPassages
+// returns a reference's, when it lists at most maxNamedRuns of them and
+// one is longer than a sentence's span (maxSpanVerses): it names a
+// passage, not a verse or two, nor a theme's many. Nil otherwise.
 func entryPassages(routes []Routed, maxRefs int) [][]corpus.VerseID {
 	ids := make([]corpus.VerseID, 0, len(routes))
 	for _, r := range routes {
@@ -102,15 +135,11 @@ func entryPassages(routes []Routed, maxRefs int) [][]corpus.VerseID {
 	// then the second).
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	runs := chapterRuns(nil, ids, map[corpus.VerseID]bool{}, maxRefs)
-	if len(runs) == 0 || slices.ContainsFunc(runs, func(run []corpus.VerseID) bool { return len(run) <= maxSpanVerses }) {
-		// Verses of a sentence's span among them (VINEYARD's "Parables
-		// of": Isaiah 27:2-3 beside Matthew 20:1-16) are no passage the
-		// entry names: the instance's verses are candidates, ordered by
-		// the question.
+	runs := chapterRuns(nil, ids, map[corpus.VerseID]bool{}, maxNamedRuns+1)
+	if len(runs) > maxNamedRuns || !slices.ContainsFunc(runs, func(run []corpus.VerseID) bool { return len(run) > maxSpanVerses }) {
 		return nil
 	}
-	return runs
+	return runs[:min(len(runs), maxRefs)]
 }
 
 // passageQuestion is the Question of one naming passages: their verses
@@ -161,6 +190,9 @@ func (a *Answerer) passageQuestion(ctx context.Context, question, rest string, r
 // maxSpanVerses verses). With none, "What is Psalm 23 about?", the
 // passage stands whole.
 func (a *Answerer) focus(ctx context.Context, rest string, run []corpus.VerseID, byID map[corpus.VerseID]corpus.Verse, rv *relevance) ([]corpus.VerseID, error) {
+	if strings.TrimSpace(rest) == "" {
+		return run, nil
+	}
 	res, err := a.r.Search(ctx, rest, bookCandidates)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: passage: %w", err)

@@ -38,6 +38,10 @@ func TestAnswerNamedPassage(t *testing.T) {
 		// would hold to a verse. Searched, "mount" found Zechariah 14:4.
 		{"What is the Sermon on the Mount?", 3, []string{"Matthew 5:1-40", "Matthew 6", "Matthew 7"},
 			[]string{`Matthew 5:1-40 reads: "And seeing the multitudes`, "Sermon (of Jesus, on the mount)"}},
+		// A topic whose one entry is a plain list of scriptures is
+		// those passages, the question naming its title whole.
+		{"What is the Lord's Prayer?", 3, []string{"Matthew 6:9-13", "Luke 11:2-4"},
+			[]string{`Matthew 6:9-13 reads: "After this manner therefore pray ye`, "Luke 11:2-4 reads:"}},
 		// A long passage is narrowed to what the question asks of it.
 		{"I read Mark 2 last night. Why did Jesus eat with sinners?", 3, []string{"Mark 2:16"},
 			[]string{"Mark 2:16 reads:"}},
