@@ -161,14 +161,18 @@ func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
 }
 
 // namesWhole reports whether every word of the question (its index
-// terms: stop words aside) is a word of text, a Nave's topic and entry:
-// "What is the Sermon on the Mount?" of SERMON's "Of Jesus, on the
-// mount".
+// terms: stop words and its frame aside, as the router reads it) is a
+// word of text, a Nave's topic and entry: "What is the Sermon on the
+// Mount?" of SERMON's "Of Jesus, on the mount", "What does the Bible say
+// about the Lord's Prayer?" of LORD'S PRAYER.
 func (r *Retriever) namesWhole(question, text string) bool {
 	in := map[string]bool{}
 	r.lex.an.terms(text, func(t string) { in[t] = true })
 	all, any := true, false
 	r.lex.an.terms(question, func(t string) {
+		if questionFrame[t] {
+			return
+		}
 		any = true
 		all = all && in[t]
 	})

@@ -42,6 +42,8 @@ func TestAnswerNamedPassage(t *testing.T) {
 		// those passages, the question naming its title whole.
 		{"What is the Lord's Prayer?", 3, []string{"Matthew 6:9-13", "Luke 11:2-4"},
 			[]string{`Matthew 6:9-13 reads: "After this manner therefore pray ye`, "Luke 11:2-4 reads:"}},
+		// The question's frame is no word it asks of the passage.
+		{"What does the Bible say about the Lord's Prayer?", 3, []string{"Matthew 6:9-13", "Luke 11:2-4"}, nil},
 		// A long passage is narrowed to what the question asks of it.
 		{"I read Mark 2 last night. Why did Jesus eat with sinners?", 3, []string{"Mark 2:16"},
 			[]string{"Mark 2:16 reads:"}},
