@@ -335,6 +335,12 @@ func (a *Answerer) listings(cands []Candidate, rv *relevance, theme string) []Fa
 // (0.51), whose key passages are of the Lord as shepherd.
 func outranksThemes(routes []Routed) bool {
 	for _, r := range routes {
+		if r.Topic == routes[0].Topic && r.Entry == routes[0].Entry {
+			// The best's own verses: a section of teaching may be the
+			// best ("What is the ark of the covenant?": ARK's "Called
+			// THE ARK — OF THE COVENANT"), and is no other's.
+			continue
+		}
 		if r.Key || r.Section {
 			return routes[0].Score > r.Score
 		}

@@ -397,6 +397,11 @@ func TestAnswerReads(t *testing.T) {
 		// SHEEP's key passages (John 10:11, Psalms 23:1) answered.
 		{"instance", "what does the parable of the lost sheep teach", []string{"Luke 15:3-7", "Matthew 18:12-14"}},
 		{"instance", "what is the parable of the wicked husbandmen about", []string{"Matthew 21:33-41", "Mark 12:1-9", "Luke 20:9-16"}},
+		// An instance may be a section of teaching itself (ARK's "Called
+		// THE ARK — OF THE COVENANT"): it was weighed against its own
+		// score, outranked nothing, and COVENANT's teaching answered
+		// (Genesis 17:7).
+		{"section instance", "What is the ark of the covenant?", []string{"Numbers 10:33", "Deuteronomy 31:25-26", "Joshua 3:3-6", "Hebrews 9:4", "2 Samuel 15:24"}},
 		// A question asking what Jesus said is answered from his words:
 		// a theme whose teaching holds none is no theme for it. RISING
 		// (of rising early) and HEIR were chosen, and then declined.
