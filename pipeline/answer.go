@@ -360,8 +360,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	cands := a.candidates(hits, rv)
 	keyed := map[corpus.VerseID]bool{}
+	// A theme that lists its verses plainly, without key passages, and
+	// that the question names whole and asks nothing else of ("What is
+	// the Golden Rule?") is its own verses: ordered by the question's
+	// words they came after the search's verses holding "golden"
+	// (Exodus 28:33, the bells of gold). A theme of instances
+	// (TRANSFIGURATION's of Moses, of Jesus, of Stephen) is not.
+	named := th.topic != "" && a.r.namesWhole(query, th.topic) && !slices.ContainsFunc(teaching, func(r Routed) bool {
+		return r.Key || r.Entry != "" && !hasAnyPrefix(r.Entry, naveScriptureLists)
+	})
 	for _, r := range teaching {
-		keyed[r.Verse] = keyed[r.Verse] || r.Key
+		keyed[r.Verse] = keyed[r.Verse] || r.Key || named
 	}
 	for i := range cands {
 		cands[i].Key = keyed[cands[i].Verse.ID]

@@ -402,6 +402,9 @@ func TestAnswerReads(t *testing.T) {
 		// score, outranked nothing, and COVENANT's teaching answered
 		// (Genesis 17:7).
 		{"section instance", "What is the ark of the covenant?", []string{"Numbers 10:33", "Deuteronomy 31:25-26", "Joshua 3:3-6", "Hebrews 9:4", "2 Samuel 15:24"}},
+		// A theme listing its verses plainly, named whole, is its own
+		// verses: "golden" found the bells of gold (Exodus 28:33).
+		{"named theme", "What is the Golden Rule?", []string{"Matthew 7:12", "Luke 6:31"}},
 		// A question asking what Jesus said is answered from his words:
 		// a theme whose teaching holds none is no theme for it. RISING
 		// (of rising early) and HEIR were chosen, and then declined.
