@@ -367,7 +367,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// (Exodus 28:33, the bells of gold). A theme of instances
 	// (TRANSFIGURATION's of Moses, of Jesus, of Stephen) is not.
 	named := th.topic != "" && a.r.namesWhole(query, th.topic) && !slices.ContainsFunc(teaching, func(r Routed) bool {
-		return r.Key || r.Entry != "" && !hasAnyPrefix(r.Entry, naveScriptureLists)
+		return r.Key || !plainList(r)
 	})
 	for _, r := range teaching {
 		keyed[r.Verse] = keyed[r.Verse] || r.Key || named

@@ -106,15 +106,18 @@ func (a *Answerer) namedPassages(query string, themed, routed []Routed, instance
 		// something of it (ZACCHAEUS' "Hosts Jesus") is a sentence of
 		// the answer. Its plain list of scriptures is the passage.
 		own := slices.DeleteFunc(slices.Clone(themed), func(r Routed) bool { return r.Topic != themed[0].Topic || r.Key })
-		if len(own) == 0 || slices.ContainsFunc(own, func(r Routed) bool {
-			return r.Entry != own[0].Entry || r.Entry != "" && !hasAnyPrefix(r.Entry, naveScriptureLists)
-		}) {
+		if len(own) == 0 || slices.ContainsFunc(own, func(r Routed) bool { return r.Entry != own[0].Entry || !plainList(r) }) {
 			return nil
 		}
 		return entryPassages(own, maxRefs)
 	}
 	return nil
 }
+
+// plainList reports whether a route is of a topic's plain list of
+// scriptures: its own verses, or Nave's "General scriptures concerning",
+// no phrase saying something of it or an instance.
+func plainList(r Routed) bool { return r.Entry == "" || hasAnyPrefix(r.Entry, naveScriptureLists) }
 
 // maxNamedRuns is how many runs of verses a Nave's entry or topic may
 // list and still be a passage the question names by its name: the

@@ -180,22 +180,20 @@ func (g *grammar) isNoun(w string) bool { return g != nil && g.wn.Has(w, wordnet
 // isPerson reports whether the noun's first (most frequent) sense is a
 // person: "king", "priest", "daughter-in-law", "ancestor", but not
 // "history" or "institution".
-func (g *grammar) isPerson(w string) bool {
-	if !g.isNoun(w) {
-		return false
-	}
-	lex, ok := firstNounLexFile(g.wn, w)
-	return ok && lex == lexNounPerson
-}
+func (g *grammar) isPerson(w string) bool { return g.firstSenseIn(w, lexNounPerson) }
 
 // groupNoun reports whether a lower-case noun's first sense is a group
 // of people or things (noun.group: "sect", "tribe", "band").
-func (g *grammar) groupNoun(w string) bool {
-	if g == nil {
+func (g *grammar) groupNoun(w string) bool { return g.firstSenseIn(w, lexNounGroup) }
+
+// firstSenseIn reports whether the lower-case noun's first sense is in
+// the lexicographer file lex.
+func (g *grammar) firstSenseIn(w string, lex int) bool {
+	if !g.isNoun(w) {
 		return false
 	}
-	lex, ok := firstNounLexFile(g.wn, w)
-	return ok && lex == lexNounGroup
+	l, ok := firstNounLexFile(g.wn, w)
+	return ok && l == lex
 }
 
 // firstNounLexFile is the lexicographer file of the first (most frequent)
