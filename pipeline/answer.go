@@ -140,11 +140,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// The passage a question names is what it asks about
 		// (passage.go), whatever else it says; in a conversation, a
 		// verse or chapter of the passage last cited ("and verse 17?").
-		q, err := a.passageQuestion(ctx, question, rest, runs, maxRefs)
-		if err != nil {
-			return Answer{}, err
-		}
-		return a.write(ctx, q, Answer{}, opts.Extractive)
+		return a.answerPassages(ctx, question, rest, runs, maxRefs, opts.Extractive)
 	}
 	// A misspelt name is read as the name for everything below: the
 	// search, the router, the hubs and a follow-up's subject.
@@ -253,11 +249,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// Lord's Prayer": Matthew 6:9-13, Luke 11:2-4) is a passage the
 		// question names in words (passage.go), and asks nothing else
 		// of (namedPassages): it stands whole.
-		q, err := a.passageQuestion(ctx, question, "", named, maxRefs)
-		if err != nil {
-			return Answer{}, err
-		}
-		return a.write(ctx, q, Answer{}, opts.Extractive)
+		return a.answerPassages(ctx, question, "", named, maxRefs, opts.Extractive)
 	}
 	if len(v.books) > 0 && slices.ContainsFunc(routed, func(r Routed) bool { return a.speaks(v, r) }) {
 		// "What does Genesis say about Abraham?": his entries in Genesis.
@@ -417,6 +409,16 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
 	return a.write(ctx, q, Answer{gate: gate, themes: themes}, opts.Extractive)
+}
+
+// answerPassages answers a question naming passages (runs) from them
+// (passageQuestion), rest being what it asks of them.
+func (a *Answerer) answerPassages(ctx context.Context, question, rest string, runs [][]corpus.VerseID, maxRefs int, extractive bool) (Answer, error) {
+	q, err := a.passageQuestion(ctx, question, rest, runs, maxRefs)
+	if err != nil {
+		return Answer{}, err
+	}
+	return a.write(ctx, q, Answer{}, extractive)
 }
 
 // write has the generator draft the answer to q, grounds it, falls back
