@@ -238,7 +238,7 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 // FormatVersion names the current way markup becomes rows; bump it when
 // PlainText, the mapping or the glosses change so existing databases
 // re-ingest.
-const FormatVersion = "rows-v4"
+const FormatVersion = "rows-v5"
 
 // glosses joins the Strong's glosses of the words the KJV tags in a verse,
 // each number once, in the verse's order. Numbers the dictionaries lack
