@@ -5,25 +5,20 @@ import (
 	"html"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"github.com/selahdev/selah/corpus"
 )
 
 // StrongsEntry is one word of Strong's Hebrew or Greek dictionary, as the
 // StrongsHebrew and StrongsGreek modules (Debian's sword-dict-strongs-*)
-// hold it.
-type StrongsEntry struct {
-	// Number is the Strong's number without leading zeros: "G25", "H157".
-	Number string
-	// Gloss is the meaning Strong gives (the <def> text before the list
-	// of KJV renderings), without the etymology: "to love (in a social or
-	// moral sense)". Empty for the few entries that only cross-refer
-	// ("(Chaldee); corresponding to H702").
-	Gloss string
-	// Renderings are the KJV's renderings of the word, the list after
-	// ":--" as Strong prints it: "(be-)love(-ed)", "friend".
-	Renderings []string
-}
+// hold it; corpus.Lemma is its one definition.
+type StrongsEntry = corpus.Lemma
 
 // Strongs is Strong's dictionary, Hebrew and Greek, parsed whole (14,298
 // entries, a few MB).
@@ -131,7 +126,12 @@ func NormalizeStrongs(s string) (string, bool) {
 }
 
 var (
-	defElem  = regexp.MustCompile(`(?s)<def>(.*?)</def>`)
+	defElem = regexp.MustCompile(`(?s)<def>(.*?)</def>`)
+	// orthElem is one <orth> of an entry: the word in its script (no
+	// type), its Beta-code writing (type="writing") or its
+	// transliteration (type="trans"); pronElem the pronunciation.
+	orthElem = regexp.MustCompile(`(?s)<orth\b([^>]*)>(.*?)</orth>`)
+	pronElem = regexp.MustCompile(`(?s)<pron\b[^>]*>(.*?)</pron>`)
 	origElem = regexp.MustCompile(`(?s)<orig>.*?</orig>`)
 	refElem  = regexp.MustCompile(`(?s)<ref\b[^>]*>.*?</ref>`)
 	anyTag   = regexp.MustCompile(`<[^>]*>`)
@@ -157,7 +157,10 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 	if m == nil {
 		return StrongsEntry{}
 	}
-	def := origElem.ReplaceAllString(m[1], " ")
+	// The Hebrew module has a "6" where Strong printed a comma at a line's
+	// end ("happy6<lb/> friendly").
+	def := strings.ReplaceAll(m[1], ">6<lb/>", ">,<lb/>")
+	def = origElem.ReplaceAllString(def, " ")
 	def = refElem.ReplaceAllString(def, " "+refMark+" ")
 	def = anyTag.ReplaceAllString(def, " ")
 	def = html.UnescapeString(def)
@@ -196,6 +199,23 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 		return collapse(s)
 	}
 	e := StrongsEntry{Gloss: strings.Trim(clean(meaning), " ;,.")}
+	for _, o := range orthElem.FindAllStringSubmatch(raw, -1) {
+		text := headword(o[2], hebrew)
+		switch {
+		case strings.Contains(o[1], `type="trans"`) && e.Transliteration == "":
+			// The first; a later one is a word of the etymology (G25's
+			// "ágan").
+			e.Transliteration = text
+		case !strings.Contains(o[1], "type=") && e.Lemma == "":
+			e.Lemma = text
+		}
+	}
+	if m := pronElem.FindStringSubmatch(raw); m != nil {
+		e.Pronunciation = headword(m[1], hebrew)
+	}
+	if hebrew && !readableHebrew(e.Lemma) {
+		e.Lemma = ""
+	}
 	rend = compare.ReplaceAllString(rend, "")
 	for _, r := range splitTop(clean(rend), ',', -1) {
 		if r = strings.Trim(r, " ;.,"); r != "" {
@@ -203,6 +223,52 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 		}
 	}
 	return e
+}
+
+// headword cleans an <orth> or <pron> of an entry: markup out, and the
+// Hebrew module's text, which is UTF-8 read as Windows-1252 and written
+// as UTF-8 again ("shÃ¢lÃ´m"), mended ("shâlôm"). Strong writes some
+// forms twice ("shâlôm  shâlôm", "{shaw-lome'} shaw-lome'"): the first
+// is kept.
+func headword(s string, hebrew bool) string {
+	s = html.UnescapeString(anyTag.ReplaceAllString(s, ""))
+	if hebrew {
+		s = demojibake(s)
+	}
+	s = strings.NewReplacer("{", "", "}", "").Replace(s)
+	// The forms are two or more spaces apart; a word of two ("maràn
+	// athá") one.
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "  ")
+	if f := strings.Fields(s); len(f)%2 == 0 && slices.Equal(f[:len(f)/2], f[len(f)/2:]) {
+		s = strings.Join(f[:len(f)/2], " ")
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// demojibake undoes one round of UTF-8 read as Windows-1252: s's runes
+// are taken back to the bytes they were read from, and the bytes read as
+// UTF-8. A string that does not come back whole is returned as it is.
+func demojibake(s string) string {
+	b, err := charmap.Windows1252.NewEncoder().Bytes([]byte(s))
+	if err != nil || !utf8.Valid(b) {
+		return s
+	}
+	return string(b)
+}
+
+// readableHebrew reports whether s is written in Hebrew letters: the
+// module's script did not always survive its encoding, and a lemma of
+// stray Latin and control characters is worse than none.
+func readableHebrew(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 0x0590 && r <= 0x05FF) && r != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // cutClause cuts s at its first ";" outside parentheses.

@@ -84,6 +84,44 @@ func TestStrongsGlosses(t *testing.T) {
 	}
 }
 
+// TestStrongsHeadwords checks the word, transliteration and pronunciation
+// of entries: the Hebrew module's script and letters mended from UTF-8
+// read as Windows-1252 ("shÃ¢lÃ´m"), a form Strong prints twice given
+// once, a word of two kept whole.
+func TestStrongsHeadwords(t *testing.T) {
+	t.Parallel()
+	s := openStrongs(t)
+	for _, c := range []struct{ num, lemma, translit, pron string }{
+		{"G26", "ἀγάπη", "agápē", "ag-ah'-pay"},
+		// Not the "ágan" of its etymology.
+		{"G25", "ἀγαπάω", "agapáō", "ag-ap-ah'-o"},
+		{"G3134", "μαρὰν ἀθά", "maràn athá", "mar'-an ath'-ah"},
+		{"H7965", "שׁלם", "shâlôm", "shaw-lome'"},
+		{"H85", "אברהם", "'abrâhâm", "ab-raw-hawm'"},
+	} {
+		e, err := s.Lookup(c.num)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Lemma != c.lemma || e.Transliteration != c.translit || e.Pronunciation != c.pron {
+			t.Errorf("%s = %q %q %q, want %q %q %q", c.num, e.Lemma, e.Transliteration, e.Pronunciation, c.lemma, c.translit, c.pron)
+		}
+	}
+	translit := 0
+	s.Each(func(e StrongsEntry) error {
+		if e.Transliteration != "" {
+			translit++
+		}
+		if e.Lemma != "" && e.Number[0] == 'H' && !readableHebrew(e.Lemma) {
+			t.Errorf("%s: lemma %q is not Hebrew letters", e.Number, e.Lemma)
+		}
+		return nil
+	})
+	if translit < s.Len()-150 {
+		t.Errorf("%d of %d entries have a transliteration", translit, s.Len())
+	}
+}
+
 // TestStrongsAgainstDiatheke: each gloss and rendering is text of the
 // entry as SWORD's own tool prints it.
 func TestStrongsAgainstDiatheke(t *testing.T) {
