@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,9 @@ type Report struct {
 	Duration  time.Duration
 	Modules   []store.Module
 	Naves     NaveReport
+	// Strongs counts Strong's dictionary and the KJV words it tags, which
+	// /ask answers word-meaning questions from.
+	Strongs store.StrongsCounts
 }
 
 // NaveReport says what was read from Nave's Topical Bible and what could
@@ -139,6 +143,7 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 	}
 
 	rows := make([]store.VerseRow, 0, corpus.VerseCount)
+	var tagged []corpus.TaggedWord
 	index := make(map[corpus.VerseID]int, corpus.VerseCount)
 	chapters := map[int]bool{}
 	err = kjv.Each(func(book string, ch, v int, raw string) error {
@@ -154,8 +159,10 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		id := corpus.NewVerseID(b.Number, ch, v)
 		index[id] = len(rows)
 		chapters[b.Number*1000+ch] = true
+		words := sword.Words(raw)
 		rows = append(rows, store.VerseRow{ID: id, Text: t.Text, Title: t.Title, Paragraph: t.Paragraph,
-			Glosses: glosses(strongs, raw), WordsOfChrist: strings.Contains(raw, `who="Jesus"`)})
+			Glosses: glosses(strongs, words), WordsOfChrist: strings.Contains(raw, `who="Jesus"`)})
+		tagged = appendTagged(tagged, id, words)
 		return nil
 	})
 	if err != nil {
@@ -225,6 +232,15 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 		t0 := time.Now()
 		rep.Naves.NaveCounts, err = store.CopyNaves(ctx, tx, topics)
 		rep.Naves.Write = time.Since(t0)
+		if err != nil {
+			return err
+		}
+		var lemmas []corpus.Lemma
+		strongs.Each(func(l corpus.Lemma) error {
+			lemmas = append(lemmas, l)
+			return nil
+		})
+		rep.Strongs, err = store.CopyStrongs(ctx, tx, lemmas, tagged)
 		return err
 	})
 	if err != nil {
@@ -236,17 +252,34 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 }
 
 // FormatVersion names the current way markup becomes rows; bump it when
-// PlainText, the mapping or the glosses change so existing databases
-// re-ingest.
-const FormatVersion = "rows-v5"
+// PlainText, the mapping, the glosses or the Strong's tables change so
+// existing databases re-ingest.
+const FormatVersion = "rows-v6"
+
+// appendTagged appends the tagged words of verse id to out, a row per
+// word and number (a number a word's tag repeats, once).
+func appendTagged(out []corpus.TaggedWord, id corpus.VerseID, words []sword.Word) []corpus.TaggedWord {
+	for ord, w := range words {
+		text := strings.Join(strings.Fields(w.Text), " ")
+		if text == "" {
+			continue
+		}
+		for i, n := range w.Strongs {
+			if !slices.Contains(w.Strongs[:i], n) {
+				out = append(out, corpus.TaggedWord{Verse: id, Ord: ord, Number: n, Text: text})
+			}
+		}
+	}
+	return out
+}
 
 // glosses joins the Strong's glosses of the words the KJV tags in a verse,
 // each number once, in the verse's order. Numbers the dictionaries lack
 // are left out (a handful of the KJV module's tags).
-func glosses(s *sword.Strongs, raw string) string {
+func glosses(s *sword.Strongs, words []sword.Word) string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range sword.Words(raw) {
+	for _, w := range words {
 		for _, n := range w.Strongs {
 			if seen[n] {
 				continue

@@ -57,6 +57,7 @@ the modules are unchanged since the last run, unless --force is given.`,
 					n.Topics, n.Entries, n.VerseRuns, n.SeeLinks, n.SeeResolved,
 					n.Unreadable, n.UnreadableExamples, n.Unlinked, n.UnlinkedExamples,
 					n.Read.Round(time.Millisecond), n.Write.Round(time.Millisecond))
+				fmt.Fprintf(out, "; Strong's: %d lemmas, %d tagged KJV words", rep.Strongs.Lemmas, rep.Strongs.Words)
 			}
 			ix := rep.Index
 			switch {
