@@ -142,6 +142,19 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// verse or chapter of the passage last cited ("and verse 17?").
 		return a.answerPassages(ctx, question, rest, runs, maxRefs, opts.Extractive)
 	}
+	if ask, ok := wordQuestion(question); ok && len(opts.Context) == 0 {
+		// A question asking what a word means ("What does agape mean?",
+		// "What is the Greek word for love?") is answered from Strong's
+		// dictionary and the verses translating the word (lexicon.go);
+		// a word the lexicon does not know is searched as any question.
+		q, ok, err := a.wordQuestionFor(ctx, question, ask, maxRefs)
+		if err != nil {
+			return Answer{}, err
+		}
+		if ok {
+			return a.write(ctx, q, Answer{}, opts.Extractive)
+		}
+	}
 	// A misspelt name is read as the name for everything below: the
 	// search, the router, the hubs and a follow-up's subject.
 	typed := question

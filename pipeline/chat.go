@@ -132,6 +132,12 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- Nave's Topical Bible lists %s under %s", spanReference(p.Verses), f))
 		}
 	}
+	for _, w := range q.Words {
+		if c := cited(w.Verses); c != "" {
+			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",
+				w.Lemma.Number, w.Lemma.Transliteration, cmp.Or(w.Lemma.Lemma, "-"), lexGloss(w.Lemma.Gloss), c))
+		}
+	}
 	for _, f := range q.Facts {
 		if c := cited(f.Verses); c != "" && f.Entry != "" {
 			facts = append(facts, fmt.Sprintf("- %s: %s %s", f.Topic, f.Entry, c))
@@ -148,7 +154,7 @@ func chatUserMessage(q Question) string {
 		}
 	}
 	if len(facts) > 0 {
-		fmt.Fprintf(&b, "Facts (Nave's Topical Bible and topic guides, with the verses they rest on):\n%s\n\n", strings.Join(facts, "\n"))
+		fmt.Fprintf(&b, "Facts (Strong's dictionary, Nave's Topical Bible and topic guides, with the verses they rest on):\n%s\n\n", strings.Join(facts, "\n"))
 	}
 	b.WriteString("Verses (KJV):\n")
 	for _, c := range q.Candidates {

@@ -54,6 +54,11 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	if len(q.Passages) > 0 {
 		return c.passageDraft()
 	}
+	if len(q.Words) > 0 {
+		if own := c.wordSentences(); len(own) > 0 {
+			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil
+		}
+	}
 	own := c.factSentences(c.q.Facts, false)
 	if len(own) == 0 {
 		own = c.hubSentences()

@@ -47,6 +47,11 @@ type Question struct {
 	// mean?"), in order: the answer cites and quotes them first, and their
 	// verses are its candidates.
 	Passages []Passage
+	// Words are the Strong's dictionary entries a word-meaning question
+	// asks about ("What does agape mean?", lexicon.go): the answer says
+	// what each is and means, and its candidates are verses translating
+	// them.
+	Words []WordFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

@@ -92,6 +92,14 @@ type Lexical struct {
 	scratch sync.Pool
 }
 
+// termIDF is a term's idf; a term no verse holds has the rarest's.
+func (l *Lexical) termIDF(t string) float64 {
+	if id, ok := l.terms[t]; ok {
+		return l.idf[id]
+	}
+	return l.maxIDF
+}
+
 // BuildLexical indexes docs. The KJV's archaic verb forms are folded onto
 // their modern words as learned from the two wordings (deriveArchaic), so
 // "loveth" and "loves" are one term.

@@ -60,6 +60,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		router    *NaveRouter
 		wn        *wordnet.WordNet
 		bridge    *themeBridge
+		lexicon   *Lexicon
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
@@ -97,6 +98,12 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 		return nil
 	})
 	g.Go(func() (err error) {
+		if lexicon, err = LoadLexicon(gctx, st); err != nil {
+			return fmt.Errorf("pipeline: Strong's lexicon: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
 		if wn, err = OpenWordNet(cfg.WordNetDir); err != nil {
 			return fmt.Errorf("pipeline: WordNet (deploy/setup.sh installs wordnet-base; SELAH_WORDNET_DIR): %w", err)
 		}
@@ -105,7 +112,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	r.Dense, r.DenseName, r.bridge = dense, denseName, bridge
+	r.Dense, r.DenseName, r.bridge, r.Lexicon = dense, denseName, bridge, lexicon
 	r.learnAliasedNames(wn, router.Titles())
 	router.Entity = r.namesEntity
 	router.Place = func(title string) bool { return namesPlace(wn, title) }

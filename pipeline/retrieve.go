@@ -151,6 +151,9 @@ type Retriever struct {
 	// Router reaches the verses of the Nave's topics a query names; nil
 	// skips it.
 	Router TopicRouter
+	// Lexicon is Strong's dictionary with the KJV words it tags, which
+	// answers word-meaning questions (lexicon.go); nil: none is.
+	Lexicon *Lexicon
 	// Expand widens a query's words with related ones (WordNet); nil: no
 	// expansion. See expand.go.
 	Expand Expander

@@ -1,0 +1,76 @@
+package pipeline_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/selahdev/selah/pipeline"
+)
+
+// TestAnswerWordMeaning: a question asking what a word means is answered
+// from Strong's dictionary, with verses where the KJV translates the word;
+// searched, "What does the name Abraham mean?" cited Genesis 21:29 ("What
+// mean these seven ewe lambs") and "What does agape mean?" was declined.
+func TestAnswerWordMeaning(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.answerer(nil)
+	for _, tc := range []struct {
+		question string
+		first    string         // the first reference, "" for any
+		says     []string       // parts of the answer
+		holds    *regexp.Regexp // what every cited passage's text holds
+		books    [2]int         // the books the references lie in
+	}{
+		// A transliteration: every verse cited translates G26.
+		{"What does agape mean?", "", []string{"Agape is the Greek word ἀγάπη (agápē, Strong's G26)", "love, i.e. affection or benevolence"},
+			regexp.MustCompile(`(?i)\b(love|charity)\b`), [2]int{40, 66}},
+		// A name: where it is given, and what it means.
+		{"What does the name Abraham mean?", "Genesis 17:5", []string{"The name Abraham is the Hebrew אברהם ('abrâhâm, Strong's H85), meaning father of a multitude"},
+			regexp.MustCompile(`Abraham`), [2]int{1, 66}},
+		// An English word's originals, the language asked.
+		{"What is the Greek word for love?", "", []string{"Strong's G26", "Strong's G25"},
+			regexp.MustCompile(`(?i)\blove`), [2]int{40, 66}},
+		{"which hebrew word is translated mercy", "", []string{"Strong's H2617"},
+			regexp.MustCompile(`(?i)\bmercy\b`), [2]int{1, 39}},
+		// An old KJV word, by the verses that write it.
+		{"What does 'charity' mean in the King James Version?", "", []string{"In the King James Version, charity translates the Greek word ἀγάπη"},
+			regexp.MustCompile(`(?i)\bcharity\b`), [2]int{40, 66}},
+		// A name the KJV hyphenates; Strong's "Mt. Moriah" keeps the
+		// sentence whole for the grounding.
+		{"What does Jehovah jireh mean?", "Genesis 22:14", []string{"The name Jehovah Jireh is the Hebrew", "Mt.\u00a0Moriah"},
+			regexp.MustCompile(`Jehovah-jireh`), [2]int{1, 1}},
+	} {
+		ans, err := a.Answer(t.Context(), tc.question, 3, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Fallback || ans.NoPassage || len(ans.References) == 0 {
+			t.Errorf("%q: fallback %v (%s), declined %v, %d references", tc.question, ans.Fallback, ans.FallbackReason, ans.NoPassage, len(ans.References))
+			continue
+		}
+		if tc.first != "" && ans.References[0].Reference != tc.first {
+			t.Errorf("%q cites %s first, want %s", tc.question, ans.References[0].Reference, tc.first)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(ans.Text, s) {
+				t.Errorf("%q answered %q, want it to say %q", tc.question, ans.Text, s)
+			}
+		}
+		for _, r := range ans.References {
+			ids := r.VerseIDs()
+			if !tc.holds.MatchString(r.Text) || ids[0].Book() < tc.books[0] || ids[0].Book() > tc.books[1] {
+				t.Errorf("%q cites %s (%q), want a verse of books %v holding %s", tc.question, r.Reference, r.Text, tc.books, tc.holds)
+			}
+		}
+	}
+	// A word Strong's does not know is searched as any question is.
+	ans, err := a.Answer(t.Context(), "What does hallelujah mean?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ans.Text, "Strong's") {
+		t.Errorf("hallelujah answered from Strong's: %q", ans.Text)
+	}
+}
