@@ -371,7 +371,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// words they came after the search's verses holding "golden"
 	// (Exodus 28:33, the bells of gold). A theme of instances
 	// (TRANSFIGURATION's of Moses, of Jesus, of Stephen) is not.
-	named := th.topic != "" && a.r.namesWhole(query, th.topic) && !slices.ContainsFunc(teaching, func(r Routed) bool {
+	named := th.topic != "" && a.r.namesWhole(query, th.topic, "") && !slices.ContainsFunc(teaching, func(r Routed) bool {
 		return r.Key || !plainList(r)
 	})
 	for _, r := range teaching {

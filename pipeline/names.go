@@ -162,20 +162,28 @@ func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
 
 // namesWhole reports whether every word of the question (its index
 // terms: stop words and its frame aside, as the router reads it) is a
-// word of text, a Nave's topic and entry: "What is the Sermon on the
-// Mount?" of SERMON's "Of Jesus, on the mount", "What does the Bible say
-// about the Lord's Prayer?" of LORD'S PRAYER.
-func (r *Retriever) namesWhole(question, text string) bool {
-	in := map[string]bool{}
-	r.lex.an.terms(text, func(t string) { in[t] = true })
+// word of a Nave's topic's title or of its entry: "What is the Sermon on
+// the Mount?" of SERMON's "Of Jesus, on the mount", "What does the Bible
+// say about the Lord's Prayer?" of LORD'S PRAYER. A name too common to be
+// a subject (echoesOnlyUbiquitous: "God", "LORD") counts only in the
+// entry, when there is one: GOD's entries are the whole Bible's, and
+// "What is the peace of God?" named no passage by GOD's "in giving peace
+// with other nations" (2 Chronicles 17).
+func (r *Retriever) namesWhole(question, title, entry string) bool {
+	inTitle, inEntry := map[string]bool{}, map[string]bool{}
+	r.lex.an.terms(title, func(t string) { inTitle[t] = true })
+	r.lex.an.terms(entry, func(t string) { inEntry[t] = true })
 	all, any := true, false
-	r.lex.an.terms(question, func(t string) {
-		if questionFrame[t] {
-			return
-		}
-		any = true
-		all = all && in[t]
-	})
+	for _, w := range questionWords(question) {
+		ubiquitous := entry != "" && r.names[unpossessed(w)] && r.proper[unpossessed(w)] == 0
+		r.lex.an.terms(w, func(t string) {
+			if questionFrame[t] {
+				return
+			}
+			any = true
+			all = all && (inEntry[t] || inTitle[t] && !ubiquitous)
+		})
+	}
 	return any && all
 }
 

@@ -96,9 +96,9 @@ func chapterRuns(out [][]corpus.VerseID, ids []corpus.VerseID, seen map[corpus.V
 // candidates, no passage to quote. Nil when there are none.
 func (a *Answerer) namedPassages(query string, themed, routed []Routed, instance bool, maxRefs int) [][]corpus.VerseID {
 	switch {
-	case instance && len(routed) > 0 && a.r.namesWhole(query, routed[0].Topic+" "+routed[0].Entry):
+	case instance && len(routed) > 0 && a.r.namesWhole(query, routed[0].Topic, routed[0].Entry):
 		return entryPassages(routed, maxRefs)
-	case len(themed) > 0 && a.r.namesWhole(query, themed[0].Topic):
+	case len(themed) > 0 && a.r.namesWhole(query, themed[0].Topic, ""):
 		// The topic's own entry; its key passages are a teacher's
 		// choice of verses on it, not what Nave's lists. A topic of
 		// several entries lists instances (TRANSFIGURATION's of Moses,
