@@ -471,6 +471,22 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 	if len(words) == 0 {
 		return Question{}, false, nil
 	}
+	q := Question{Text: question, MaxRefs: maxRefs, Words: words}
+	if !ask.english && !words[0].Name {
+		// A curated hub's definition leads ("Grace is God's undeserved
+		// kindness and help") when one of its passages translates the
+		// word as asked: the lexicon, not the hub's word list, found it
+		// relevant (hubFacts). Asked for the original word, or what a name
+		// means, the answer is that.
+		q.Hubs = lexHubs(hubFacts(question), a.r.Lexicon.uses[words[0].Lemma.Number], picks[0].rendered)
+		for _, h := range q.Hubs {
+			for _, id := range h.Verses {
+				if !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
 	verses, err := a.st.VersesByID(ctx, ids)
 	if err != nil {
 		return Question{}, false, fmt.Errorf("pipeline: word question: %w", err)
@@ -479,7 +495,6 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 	for _, v := range verses {
 		byID[v.ID] = v
 	}
-	q := Question{Text: question, MaxRefs: maxRefs, Words: words}
 	for _, id := range ids {
 		if v, ok := byID[id]; ok {
 			// Each verse holds the word asked about: evidence enough.
@@ -489,11 +504,41 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 	return q, len(q.Candidates) > 0, nil
 }
 
+// lexHubs is the first hub with a definition one of whose passages
+// translates the lemma (uses; by the KJV's word rendered, when set), with
+// that passage's verses alone: the first that translates it, and the
+// hub's verses adjacent to it (Ephesians 2:8-9, which finishes 2:8's
+// sentence).
+func lexHubs(hubs []HubFact, uses []lexUse, rendered string) []HubFact {
+	translates := func(id corpus.VerseID) bool {
+		i, found := slices.BinarySearchFunc(uses, id, func(u lexUse, id corpus.VerseID) int { return cmp.Compare(u.verse, id) })
+		return found && (rendered == "" || slices.ContainsFunc(uses[i].words, func(w string) bool {
+			return slices.Contains(strings.Fields(w), rendered)
+		}))
+	}
+	for _, h := range hubs {
+		i := slices.IndexFunc(h.Verses, translates)
+		if i < 0 || firstSentence(h.Summary) == "" {
+			continue
+		}
+		run := []corpus.VerseID{h.Verses[i]}
+		for next := run[0] + 1; slices.Contains(h.Verses, next) && next.Chapter() == run[0].Chapter(); next++ {
+			run = append(run, next)
+		}
+		h.Verses = run
+		return []HubFact{h}
+	}
+	return nil
+}
+
 // wordSentences are the composer's sentences for the word facts: for
 // each lemma what it is and means, tied to its first verse that fits, and
 // a quotation of the first lemma's verse.
 func (c *composition) wordSentences() []string {
-	var out []string
+	// A hub's definition first, tied to its passage, which is then the
+	// one quoted.
+	out := c.hubSentences()
+	hubbed := len(out) > 0
 	for i, w := range c.q.Words {
 		var ref string
 		var span []corpus.VerseID
@@ -507,16 +552,20 @@ func (c *composition) wordSentences() []string {
 			break
 		}
 		out = append(out, wordSentence(w, i == 0)+" ("+ref+").")
-		if i == 0 {
+		if i == 0 && !hubbed {
 			c.first = span
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 || hubbed && len(out) == 1 {
 		return nil
 	}
 	text := quotation(c.spanText(c.first), maxQuoteRunes, cutQuoteRunes, minCutRunes)
 	ref := spanReference(c.first)
-	out = slices.Insert(out, 1, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref))
+	at := 1
+	if hubbed {
+		at = 2
+	}
+	out = slices.Insert(out, at, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref))
 	// The references left are filled with more verses translating the
 	// first lemma, in the order chosen (lexVerses), so that a reader
 	// sees the word at work in more than one place.

@@ -65,8 +65,18 @@ func TestAnswerWordMeaning(t *testing.T) {
 			}
 		}
 	}
+	// A curated hub's definition leads when its passage translates the
+	// word, and Strong's follows.
+	ans, err := a.Answer(t.Context(), "What does grace mean?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(ans.Text, "Grace is ") || !strings.Contains(ans.Text, "Strong's G5485") ||
+		len(ans.References) == 0 || ans.References[0].Reference != "Ephesians 2:8-9" {
+		t.Errorf("What does grace mean? answered %q citing %+v", ans.Text, ans.References)
+	}
 	// A word Strong's does not know is searched as any question is.
-	ans, err := a.Answer(t.Context(), "What does hallelujah mean?", 3, pipeline.AnswerOptions{})
+	ans, err = a.Answer(t.Context(), "What does hallelujah mean?", 3, pipeline.AnswerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
