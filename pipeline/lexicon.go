@@ -639,6 +639,9 @@ func upperFirst(s string) string {
 // a no-break space, so the gloss stays one sentence.
 func lexGloss(g string) string {
 	g = lexGap.ReplaceAllString(g, "")
+	// Strong's Hebrew module has a "6" for a comma at some lines' ends
+	// ("happy 6 friendly").
+	g = lexSix.ReplaceAllString(g, "$1, $2")
 	g = strings.NewReplacer(",)", ")", " ;", ";", " ,", ",").Replace(g)
 	g = lexStop.ReplaceAllString(g, ".\u00a0$1")
 	return strings.TrimRight(strings.TrimSpace(g), ";,.")
@@ -647,4 +650,5 @@ func lexGloss(g string) string {
 var (
 	lexGap  = regexp.MustCompile(`\s*\([^()]*\s\)`)
 	lexStop = regexp.MustCompile(`\. (\p{Lu})`)
+	lexSix  = regexp.MustCompile(`(\pL) 6 (\pL)`)
 )

@@ -71,6 +71,7 @@ func TestLexGloss(t *testing.T) {
 	for in, want := range map[string]string{
 		"a (piece of) rock (larger than ); as a name, Petrus, an apostle": "a (piece of) rock; as a name, Petrus, an apostle",
 		"suspension (of music,) that is, pause":                           "suspension (of music) that is, pause",
+		"well, happy 6 friendly; also (abstractly) welfare":               "well, happy, friendly; also (abstractly) welfare",
 		"Jehovah will see (to it); a symbolical name for Mt. Moriah":      "Jehovah will see (to it); a symbolical name for Mt.\u00a0Moriah",
 	} {
 		if got := lexGloss(in); got != want {

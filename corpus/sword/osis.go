@@ -41,11 +41,6 @@ var dropTags = map[string]bool{"note": true, "speaker": true}
 func PlainText(raw string) Plain {
 	// Module text is UTF-8; anything else must not combine into marks.
 	raw = strings.ToValidUTF8(raw, "\uFFFD")
-	// In 27 verses the KJV module opens the divine name with USFM's
-	// character marker instead of the OSIS element its close tag matches
-	// ("by my name \nd <w>JEHOVAH</w></divineName>"): the marker is that
-	// element, not text.
-	raw = strings.ReplaceAll(raw, `\nd `, "<divineName>")
 	var text, title strings.Builder
 	// drop counts open elements whose content is skipped; inTitle counts
 	// open psalm titles, whose content goes to title.

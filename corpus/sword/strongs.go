@@ -157,10 +157,7 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 	if m == nil {
 		return StrongsEntry{}
 	}
-	// The Hebrew module has a "6" where Strong printed a comma at a line's
-	// end ("happy6<lb/> friendly").
-	def := strings.ReplaceAll(m[1], ">6<lb/>", ">,<lb/>")
-	def = origElem.ReplaceAllString(def, " ")
+	def := origElem.ReplaceAllString(m[1], " ")
 	def = refElem.ReplaceAllString(def, " "+refMark+" ")
 	def = anyTag.ReplaceAllString(def, " ")
 	def = html.UnescapeString(def)
