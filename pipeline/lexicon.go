@@ -273,7 +273,11 @@ func (x *Lexicon) picks(ask wordAsk) []wordPick {
 	if total == 0 || len(spelt) > 0 && spelt[0].uses > total && counts[spelt[0].lemma.Number] == 0 {
 		return spelt
 	}
-	name := x.capital[ask.word]*10 >= sum(counts)*9
+	uses := 0
+	for _, c := range counts {
+		uses += c
+	}
+	name := x.capital[ask.word]*10 >= uses*9
 	slices.SortFunc(nums, func(a, b string) int {
 		if name {
 			return cmp.Compare(x.uses[a][0].verse, x.uses[b][0].verse)
@@ -314,13 +318,6 @@ func namesInGloss(gloss string) bool {
 		}
 	}
 	return false
-}
-
-func sum(m map[string]int) (n int) {
-	for _, c := range m {
-		n += c
-	}
-	return n
 }
 
 // Verse choice for a lemma: of the verses translating it, those that show
