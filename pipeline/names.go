@@ -135,6 +135,11 @@ func titleWord(title string) string {
 // (properNames), however common.
 func (r *Retriever) isName(lower string) bool { return r.names[lower] }
 
+// ubiquitous reports whether the KJV writes the lower-cased word as a name
+// too common to be a question's subject (properNames, maxProperVerses:
+// "god", "lord").
+func (r *Retriever) ubiquitous(lower string) bool { return r.names[lower] && r.proper[lower] == 0 }
+
 // echoesOnlyUbiquitous reports whether the words a question shares with
 // a Nave's entry are all names too common to be a question's subject
 // (properNames, maxProperVerses: "God", "LORD"): "What does it mean to
@@ -150,7 +155,7 @@ func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
 		r.lex.an.terms(w, func(t string) {
 			switch {
 			case !in[t]:
-			case r.names[w] && r.proper[w] == 0:
+			case r.ubiquitous(w):
 				ubiquitous = true
 			default:
 				other = true
@@ -175,7 +180,7 @@ func (r *Retriever) namesWhole(question, title, entry string) bool {
 	r.lex.an.terms(entry, func(t string) { inEntry[t] = true })
 	all, any := true, false
 	for _, w := range questionWords(question) {
-		ubiquitous := entry != "" && r.names[unpossessed(w)] && r.proper[unpossessed(w)] == 0
+		ubiquitous := entry != "" && r.ubiquitous(unpossessed(w))
 		r.lex.an.terms(w, func(t string) {
 			if questionFrame[t] {
 				return
