@@ -147,11 +147,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// "What is the Greek word for love?") is answered from Strong's
 		// dictionary and the verses translating the word (lexicon.go);
 		// a word the lexicon does not know is searched as any question.
-		q, ok, err := a.wordQuestionFor(ctx, question, ask, maxRefs)
-		if err != nil {
-			return Answer{}, err
-		}
-		if ok {
+		if q, ok := a.wordQuestionFor(question, ask, maxRefs); ok {
 			return a.write(ctx, q, Answer{}, opts.Extractive)
 		}
 	}

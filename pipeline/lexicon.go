@@ -48,6 +48,21 @@ type lexUse struct {
 	words []string
 }
 
+// times counts the lemma's uses in the verse rendered by the KJV's word
+// rendered, or all of them when rendered is "".
+func (u lexUse) times(rendered string) int {
+	if rendered == "" {
+		return len(u.words)
+	}
+	n := 0
+	for _, w := range u.words {
+		if slices.Contains(strings.Fields(w), rendered) {
+			n++
+		}
+	}
+	return n
+}
+
 // LoadLexicon reads Strong's dictionary and the KJV's tagged words from st.
 func LoadLexicon(ctx context.Context, st *store.Store) (*Lexicon, error) {
 	lemmas, words, err := st.Lexicon(ctx)
@@ -367,17 +382,9 @@ func (a *Answerer) lexVerses(p wordPick, n int) []corpus.VerseID {
 	var out []scored
 	first := true
 	for _, u := range x.uses[p.lemma.Number] {
-		times := len(u.words)
-		if p.rendered != "" {
-			times = 0
-			for _, w := range u.words {
-				if slices.Contains(strings.Fields(w), p.rendered) {
-					times++
-				}
-			}
-			if times == 0 {
-				continue
-			}
+		times := u.times(p.rendered)
+		if times == 0 {
+			continue
 		}
 		v, ok := a.r.Verse(u.verse)
 		if !ok {
@@ -444,9 +451,9 @@ type WordFact struct {
 // wordQuestionFor builds the question a word-meaning ask is answered by:
 // the lemmas' facts and their verses as candidates. ok is false when the
 // lexicon knows no lemma for the word, or none has a verse.
-func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wordAsk, maxRefs int) (Question, bool, error) {
+func (a *Answerer) wordQuestionFor(question string, ask wordAsk, maxRefs int) (Question, bool) {
 	if a.r.Lexicon == nil {
-		return Question{}, false, nil
+		return Question{}, false
 	}
 	picks := a.r.Lexicon.picks(ask)
 	per := max(2, 2*maxRefs/max(1, len(picks)))
@@ -466,7 +473,7 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 		}
 	}
 	if len(words) == 0 {
-		return Question{}, false, nil
+		return Question{}, false
 	}
 	q := Question{Text: question, MaxRefs: maxRefs, Words: words}
 	if !ask.english && !words[0].Name {
@@ -484,21 +491,15 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 			}
 		}
 	}
-	verses, err := a.st.VersesByID(ctx, ids)
-	if err != nil {
-		return Question{}, false, fmt.Errorf("pipeline: word question: %w", err)
-	}
-	byID := make(map[corpus.VerseID]corpus.Verse, len(verses))
-	for _, v := range verses {
-		byID[v.ID] = v
-	}
 	for _, id := range ids {
-		if v, ok := byID[id]; ok {
+		// The retriever's copy of the verses, as the search's candidates
+		// are; the references are read from the database (write).
+		if v, ok := a.r.Verse(id); ok {
 			// Each verse holds the word asked about: evidence enough.
 			q.Candidates = append(q.Candidates, Candidate{N: len(q.Candidates) + 1, Verse: v, Evidence: 1, Key: true})
 		}
 	}
-	return q, len(q.Candidates) > 0, nil
+	return q, len(q.Candidates) > 0
 }
 
 // lexHubs is the first hub with a definition one of whose passages
@@ -509,9 +510,7 @@ func (a *Answerer) wordQuestionFor(ctx context.Context, question string, ask wor
 func lexHubs(hubs []HubFact, uses []lexUse, rendered string) []HubFact {
 	translates := func(id corpus.VerseID) bool {
 		i, found := slices.BinarySearchFunc(uses, id, func(u lexUse, id corpus.VerseID) int { return cmp.Compare(u.verse, id) })
-		return found && (rendered == "" || slices.ContainsFunc(uses[i].words, func(w string) bool {
-			return slices.Contains(strings.Fields(w), rendered)
-		}))
+		return found && uses[i].times(rendered) > 0
 	}
 	for _, h := range hubs {
 		i := slices.IndexFunc(h.Verses, translates)
