@@ -34,6 +34,9 @@ type AskResponse struct {
 	Summary    string         `json:"summary"`
 	References []CitedPassage `json:"references"`
 	Topics     []TopicLink    `json:"topics"`
+	// Words are the Strong's dictionary entries a question about a word's
+	// meaning asks about ("What does agape mean?"): empty for any other.
+	Words []WordEntry `json:"words"`
 	// CanonicalURL is the answer's public page on the website; empty for
 	// a chat reply, which has none.
 	CanonicalURL string `json:"canonicalUrl"`
@@ -55,10 +58,36 @@ type AnswerPage struct {
 	Summary      string         `json:"summary"`
 	References   []CitedPassage `json:"references"`
 	Topics       []TopicLink    `json:"topics"`
+	Words        []WordEntry    `json:"words"`
 	CanonicalURL string         `json:"canonicalUrl"`
 	GeneratedAt  time.Time      `json:"generatedAt"`
 	Generator    string         `json:"generator"`
 	// Grounded is false for a decline (generator none): no passage speaks
 	// to the question.
 	Grounded bool `json:"grounded"`
+}
+
+// WordEntry is one word of Strong's Hebrew or Greek dictionary that an
+// answer explains, as Strong's gives it, with how often the KJV's
+// Strong's tags translate it. A client shows it beside the answer or
+// looks the word up again by its number.
+type WordEntry struct {
+	// Strongs is the Strong's number: "G26", "H7965".
+	Strongs string `json:"strongs"`
+	// Language is "greek" (New Testament) or "hebrew" (Old, Aramaic
+	// included).
+	Language string `json:"language"`
+	// Lemma is the word in its own script; empty where the dictionary's
+	// script is unreadable.
+	Lemma           string `json:"lemma"`
+	Transliteration string `json:"transliteration"`
+	Pronunciation   string `json:"pronunciation"`
+	// Definition is Strong's meaning, without the etymology; empty for
+	// an entry that only refers to another.
+	Definition string `json:"definition"`
+	// Renderings are the KJV's renderings as Strong lists them.
+	Renderings []string `json:"renderings"`
+	// KJVUses counts the KJV's words tagged with this number (of the
+	// asked English word alone, when the question asked about one).
+	KJVUses int `json:"kjvUses"`
 }

@@ -23,6 +23,9 @@ type Answer struct {
 	Text       string
 	Summary    string
 	References []Reference
+	// Words are the Strong's entries a word-meaning question asked about
+	// (lexicon.go); nil for any other question.
+	Words []api.WordEntry
 
 	// Generator wrote Text: GeneratorOpenAI, GeneratorExtractive, or
 	// GeneratorNone when no relevant passage was found.
@@ -148,7 +151,7 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// dictionary and the verses translating the word (lexicon.go);
 		// a word the lexicon does not know is searched as any question.
 		if q, ok := a.wordQuestionFor(question, ask, maxRefs); ok {
-			return a.write(ctx, q, Answer{}, opts.Extractive)
+			return a.write(ctx, q, Answer{Words: wordEntries(q.Words)}, opts.Extractive)
 		}
 	}
 	// A misspelt name is read as the name for everything below: the

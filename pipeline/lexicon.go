@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/store"
 )
@@ -448,6 +449,21 @@ type WordFact struct {
 	Verses []corpus.VerseID
 }
 
+// wordEntries are the API's form of a word-meaning question's entries.
+func wordEntries(ws []WordFact) []api.WordEntry {
+	out := make([]api.WordEntry, len(ws))
+	for i, w := range ws {
+		l := w.Lemma
+		lang := "hebrew"
+		if l.Greek() {
+			lang = "greek"
+		}
+		out[i] = api.WordEntry{Strongs: l.Number, Language: lang, Lemma: l.Lemma, Transliteration: l.Transliteration,
+			Pronunciation: l.Pronunciation, Definition: lexDefinition(l.Gloss), Renderings: append([]string{}, l.Renderings...), KJVUses: w.Uses}
+	}
+	return out
+}
+
 // wordQuestionFor builds the question a word-meaning ask is answered by:
 // the lemmas' facts and their verses as candidates. ok is false when the
 // lexicon knows no lemma for the word, or none has a verse.
@@ -634,12 +650,17 @@ func upperFirst(s string) string {
 // abbreviation's full stop before a capital ("Mt. Moriah") is followed by
 // a no-break space, so the gloss stays one sentence.
 func lexGloss(g string) string {
+	return lexStop.ReplaceAllString(lexDefinition(g), ".\u00a0$1")
+}
+
+// lexDefinition is a gloss as the API gives it (api.WordEntry): lexGloss
+// without the no-break spaces, which only keep a sentence whole.
+func lexDefinition(g string) string {
 	g = lexGap.ReplaceAllString(g, "")
 	// Strong's Hebrew module has a "6" for a comma at some lines' ends
 	// ("happy 6 friendly").
 	g = lexSix.ReplaceAllString(g, "$1, $2")
 	g = strings.NewReplacer(",)", ")", " ;", ";", " ,", ",").Replace(g)
-	g = lexStop.ReplaceAllString(g, ".\u00a0$1")
 	return strings.TrimRight(strings.TrimSpace(g), ";,.")
 }
 

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,28 +19,29 @@ func TestAnswerWordMeaning(t *testing.T) {
 	a := b.answerer(nil)
 	for _, tc := range []struct {
 		question string
+		words    []string       // the Strong's numbers of ans.Words, in order
 		first    string         // the first reference, "" for any
 		says     []string       // parts of the answer
 		holds    *regexp.Regexp // what every cited passage's text holds
 		books    [2]int         // the books the references lie in
 	}{
 		// A transliteration: every verse cited translates G26.
-		{"What does agape mean?", "", []string{"Agape is the Greek word ἀγάπη (agápē, Strong's G26)", "love, i.e. affection or benevolence"},
+		{"What does agape mean?", []string{"G26"}, "", []string{"Agape is the Greek word ἀγάπη (agápē, Strong's G26)", "love, i.e. affection or benevolence"},
 			regexp.MustCompile(`(?i)\b(love|charity)\b`), [2]int{40, 66}},
 		// A name: where it is given, and what it means.
-		{"What does the name Abraham mean?", "Genesis 17:5", []string{"The name Abraham is the Hebrew אברהם ('abrâhâm, Strong's H85), meaning father of a multitude"},
+		{"What does the name Abraham mean?", []string{"H85"}, "Genesis 17:5", []string{"The name Abraham is the Hebrew אברהם ('abrâhâm, Strong's H85), meaning father of a multitude"},
 			regexp.MustCompile(`Abraham`), [2]int{1, 66}},
 		// An English word's originals, the language asked.
-		{"What is the Greek word for love?", "", []string{"Strong's G26", "Strong's G25"},
+		{"What is the Greek word for love?", []string{"G26", "G25"}, "", []string{"Strong's G26", "Strong's G25"},
 			regexp.MustCompile(`(?i)\blove`), [2]int{40, 66}},
-		{"which hebrew word is translated mercy", "", []string{"Strong's H2617"},
+		{"which hebrew word is translated mercy", nil, "", []string{"Strong's H2617"},
 			regexp.MustCompile(`(?i)\bmercy\b`), [2]int{1, 39}},
 		// An old KJV word, by the verses that write it.
-		{"What does 'charity' mean in the King James Version?", "", []string{"In the King James Version, charity translates the Greek word ἀγάπη"},
+		{"What does 'charity' mean in the King James Version?", []string{"G26"}, "", []string{"In the King James Version, charity translates the Greek word ἀγάπη"},
 			regexp.MustCompile(`(?i)\bcharity\b`), [2]int{40, 66}},
 		// A name the KJV hyphenates; Strong's "Mt. Moriah" keeps the
 		// sentence whole for the grounding.
-		{"What does Jehovah jireh mean?", "Genesis 22:14", []string{"The name Jehovah Jireh is the Hebrew", "Mt.\u00a0Moriah"},
+		{"What does Jehovah jireh mean?", []string{"H3070"}, "Genesis 22:14", []string{"The name Jehovah Jireh is the Hebrew", "Mt.\u00a0Moriah"},
 			regexp.MustCompile(`Jehovah-jireh`), [2]int{1, 1}},
 	} {
 		ans, err := a.Answer(t.Context(), tc.question, 3, pipeline.AnswerOptions{})
@@ -49,6 +51,19 @@ func TestAnswerWordMeaning(t *testing.T) {
 		if ans.Fallback || ans.NoPassage || len(ans.References) == 0 {
 			t.Errorf("%q: fallback %v (%s), declined %v, %d references", tc.question, ans.Fallback, ans.FallbackReason, ans.NoPassage, len(ans.References))
 			continue
+		}
+		// The entries the answer explains are the API's words, each
+		// whole.
+		var nums []string
+		for _, w := range ans.Words {
+			nums = append(nums, w.Strongs)
+			if w.Definition == "" || w.Transliteration == "" || len(w.Renderings) == 0 || w.KJVUses < 1 ||
+				w.Language != map[byte]string{'G': "greek", 'H': "hebrew"}[w.Strongs[0]] || !strings.Contains(ans.Text, "Strong's "+w.Strongs) {
+				t.Errorf("%q: word %+v is not whole, or not in the answer %q", tc.question, w, ans.Text)
+			}
+		}
+		if tc.words != nil && !slices.Equal(nums, tc.words) {
+			t.Errorf("%q: words %v, want %v", tc.question, nums, tc.words)
 		}
 		if tc.first != "" && ans.References[0].Reference != tc.first {
 			t.Errorf("%q cites %s first, want %s", tc.question, ans.References[0].Reference, tc.first)
@@ -80,7 +95,7 @@ func TestAnswerWordMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(ans.Text, "Strong's") {
-		t.Errorf("hallelujah answered from Strong's: %q", ans.Text)
+	if strings.Contains(ans.Text, "Strong's") || ans.Words != nil {
+		t.Errorf("hallelujah answered from Strong's: %q, words %+v", ans.Text, ans.Words)
 	}
 }
