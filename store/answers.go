@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/selahdev/selah/api"
 	"github.com/selahdev/selah/corpus"
 )
 
@@ -18,6 +19,7 @@ type AnswerRecord struct {
 	Summary   string
 	Refs      []AnswerRef
 	Topics    []AnswerTopic
+	Words     []api.WordEntry // as the API returned them
 	Generator string
 	Source    string // "api" or "web"
 	CreatedAt time.Time
@@ -51,10 +53,14 @@ func (s *Store) SaveAnswer(ctx context.Context, a AnswerRecord) error {
 	if err != nil {
 		return fmt.Errorf("store: save answer: %w", err)
 	}
+	words, err := json.Marshal(nonNil(a.Words))
+	if err != nil {
+		return fmt.Errorf("store: save answer: %w", err)
+	}
 	_, err = s.pool.Exec(ctx, `
-		INSERT INTO answers (id, question, answer, summary, refs, topics, generator, source)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		a.ID, a.Question, a.Answer, a.Summary, refs, topics, a.Generator, a.Source)
+		INSERT INTO answers (id, question, answer, summary, refs, topics, words, generator, source)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		a.ID, a.Question, a.Answer, a.Summary, refs, topics, words, a.Generator, a.Source)
 	if err != nil {
 		return fmt.Errorf("store: save answer: %w", err)
 	}
@@ -64,11 +70,11 @@ func (s *Store) SaveAnswer(ctx context.Context, a AnswerRecord) error {
 // AnswerByID returns the stored answer, or selah.ErrNotFound.
 func (s *Store) AnswerByID(ctx context.Context, id string) (AnswerRecord, error) {
 	var a AnswerRecord
-	var refs, topics []byte
+	var refs, topics, words []byte
 	err := s.pool.QueryRow(ctx, `
-		SELECT id, question, answer, summary, refs, topics, generator, source, created_at
+		SELECT id, question, answer, summary, refs, topics, words, generator, source, created_at
 		FROM answers WHERE id = $1`, id).
-		Scan(&a.ID, &a.Question, &a.Answer, &a.Summary, &refs, &topics, &a.Generator, &a.Source, &a.CreatedAt)
+		Scan(&a.ID, &a.Question, &a.Answer, &a.Summary, &refs, &topics, &words, &a.Generator, &a.Source, &a.CreatedAt)
 	if err != nil {
 		return a, notFound("answer "+id, err)
 	}
@@ -77,6 +83,9 @@ func (s *Store) AnswerByID(ctx context.Context, id string) (AnswerRecord, error)
 	}
 	if err := json.Unmarshal(topics, &a.Topics); err != nil {
 		return a, fmt.Errorf("store: answer %s topics: %w", id, err)
+	}
+	if err := json.Unmarshal(words, &a.Words); err != nil {
+		return a, fmt.Errorf("store: answer %s words: %w", id, err)
 	}
 	return a, nil
 }

@@ -36,7 +36,7 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 		return err
 	}
 	page := api.AnswerPage{ID: rec.ID, Question: rec.Question, Answer: rec.Answer, Summary: rec.Summary,
-		References: []api.CitedPassage{}, Topics: []api.TopicLink{},
+		References: []api.CitedPassage{}, Topics: []api.TopicLink{}, Words: rec.Words,
 		CanonicalURL: s.answerURL(c, rec.ID), GeneratedAt: rec.CreatedAt.UTC(), Generator: rec.Generator,
 		Grounded: rec.Generator != pipeline.GeneratorNone}
 	for _, r := range rec.Refs {
@@ -45,6 +45,9 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 			return err
 		}
 		page.References = append(page.References, p)
+	}
+	if page.Words == nil {
+		page.Words = []api.WordEntry{}
 	}
 	for _, t := range rec.Topics {
 		page.Topics = append(page.Topics, api.LinkTopic(t.Slug, t.Title))

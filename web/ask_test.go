@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -213,6 +214,36 @@ func TestAskAnswer(t *testing.T) {
 	req.Header.Set("Accept", "application/json")
 	if res := send(t, env.srv, req); res.StatusCode != 404 || errorOf(t, res).Code != selah.ENOTFOUND {
 		t.Fatalf("unknown answer: %d", res.StatusCode)
+	}
+
+	if ans.Words == nil || len(ans.Words) != 0 || ap.Words == nil || len(ap.Words) != 0 {
+		t.Fatalf("a question about no word: words %v, page %v; want []", ans.Words, ap.Words)
+	}
+
+	// A question about a word's meaning carries the Strong's entries its
+	// answer explains, and its page keeps them.
+	res = send(t, env.srv, postAsk(key, `{"question":"What does agape mean?"}`))
+	if res.StatusCode != 200 {
+		t.Fatalf("word ask: %d %+v", res.StatusCode, errorOf(t, res))
+	}
+	word := decodeAsk(t, res)
+	checkAskResponse(t, env.st, res, word)
+	if len(word.Words) != 1 || word.Words[0].Strongs != "G26" || word.Words[0].Lemma != "ἀγάπη" || word.Words[0].Language != "greek" ||
+		!strings.HasPrefix(word.Words[0].Definition, "love") || word.Words[0].KJVUses < 100 {
+		t.Fatalf("agape: words %+v", word.Words)
+	}
+	req = httptest.NewRequest("GET", strings.TrimPrefix(word.CanonicalURL, "https://selah.example"), nil)
+	req.Header.Set("Accept", "application/json")
+	res = send(t, env.srv, req)
+	var wp api.AnswerPage
+	if err := json.NewDecoder(res.Body).Decode(&wp); err != nil || res.StatusCode != 200 || !reflect.DeepEqual(wp.Words, word.Words) {
+		t.Fatalf("word answer JSON %d %v: words %+v, want %+v", res.StatusCode, err, wp.Words, word.Words)
+	}
+	req = httptest.NewRequest("GET", strings.TrimPrefix(word.CanonicalURL, "https://selah.example"), nil)
+	req.Header.Set("Accept", "text/html")
+	res = send(t, env.srv, req)
+	if page, _ := io.ReadAll(res.Body); res.StatusCode != 200 || !strings.Contains(string(page), "ἀγάπη") || !strings.Contains(string(page), "Strong&#39;s G26") {
+		t.Fatalf("word answer page %d: %s", res.StatusCode, page)
 	}
 
 	// A question nothing speaks to: said plainly, nothing cited.

@@ -98,6 +98,7 @@ var templateFuncs = template.FuncMap{
 		return template.HTML(`<time datetime="` + t.Format(time.RFC3339) + `">` + t.Format("2 Jan 2006 15:04") + ` UTC</time>`)
 	},
 	"hasPrefix": strings.HasPrefix,
+	"join":      strings.Join,
 	"lower":     strings.ToLower,
 	"deref": func(p *int) int {
 		if p == nil {

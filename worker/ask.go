@@ -46,10 +46,13 @@ func (a *Asker) Handle(ctx context.Context, requestID string, payload []byte) (a
 		now = a.Now
 	}
 	res := jobs.AskResult{AskResponse: api.AskResponse{Answer: ans.Text, Summary: ans.Summary,
-		References: make([]api.CitedPassage, len(ans.References)), Topics: []api.TopicLink{},
+		References: make([]api.CitedPassage, len(ans.References)), Topics: []api.TopicLink{}, Words: ans.Words,
 		GeneratedAt: now().UTC().Truncate(time.Second), Generator: ans.Generator, Grounded: !ans.NoPassage, RequestID: requestID}}
 	rec := store.AnswerRecord{ID: store.NewAnswerID(), Question: args.Question, Answer: ans.Text, Summary: ans.Summary,
-		Generator: ans.Generator, Source: args.Source}
+		Words: ans.Words, Generator: ans.Generator, Source: args.Source}
+	if res.Words == nil {
+		res.Words = []api.WordEntry{}
+	}
 	var cited []corpus.VerseID
 	for i, r := range ans.References {
 		ids := r.VerseIDs()
