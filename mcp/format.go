@@ -51,6 +51,14 @@ func answerText(a *client.AskResponse) string {
 	} else {
 		b.WriteString("\n\n(No passage was cited.)\n")
 	}
+	if len(a.Words) > 0 {
+		// An agent asked what a word means: the dictionary entries behind
+		// the answer, with the numbers it can cite.
+		b.WriteString("\nStrong's dictionary:\n")
+		for _, w := range a.Words {
+			fmt.Fprintf(&b, "- %s %s (%s, %s): %s. KJV renders it %s (%d times tagged).\n", w.Strongs, w.Lemma, w.Transliteration, w.Language, w.Definition, strings.Join(w.Renderings, ", "), w.KJVUses)
+		}
+	}
 	if len(a.Topics) > 0 {
 		titles := make([]string, len(a.Topics))
 		for i, t := range a.Topics {

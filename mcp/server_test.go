@@ -158,6 +158,8 @@ func TestToolsSucceed(t *testing.T) {
 		{"ask_bible", map[string]any{"question": "What does the Bible say about worry?", "maxReferences": 2},
 			[]string{"Cited passages (KJV):", "Answer by selah (extractive): http", "Asks left for this key today"},
 			[]string{`"generator":"extractive"`, `"references":[{`}},
+		{"ask_bible", map[string]any{"question": "What does agape mean?"},
+			[]string{"Strong's dictionary:", "- G26 ἀγάπη (agápē, greek): love"}, []string{`"words":[{`, `"strongs":"G26"`}},
 		{"list_topics", map[string]any{},
 			[]string{"topic hubs (pass a slug to get_topic)", "- anxiety: Anxiety and Worry"}, []string{`"slug":"anxiety"`}},
 		{"get_topic", map[string]any{"slug": "anxiety"},
