@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/selahdev/selah"
+	"github.com/selahdev/selah/api"
 )
 
 // Conversation is a chat conversation of one visitor, with its turns in
@@ -41,6 +42,7 @@ type ChatTurn struct {
 	Summary   string
 	Refs      []AnswerRef
 	Topics    []AnswerTopic
+	Words     []api.WordEntry
 	Generator string
 	CreatedAt time.Time
 }
@@ -76,6 +78,10 @@ func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string,
 	if err != nil {
 		return "", t, fmt.Errorf("store: add chat turn: %w", err)
 	}
+	words, err := json.Marshal(nonNil(t.Words))
+	if err != nil {
+		return "", t, fmt.Errorf("store: add chat turn: %w", err)
+	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if conversationID == "" {
 			conversationID = NewConversationID()
@@ -103,10 +109,10 @@ func (s *Store) AddChatTurn(ctx context.Context, visitor, conversationID string,
 		}
 		t.ID = NewChatTurnID()
 		return tx.QueryRow(ctx, `
-			INSERT INTO chat_turns (id, conversation_id, seq, question, answer, summary, refs, topics, generator)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			INSERT INTO chat_turns (id, conversation_id, seq, question, answer, summary, refs, topics, words, generator)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 			RETURNING created_at`,
-			t.ID, conversationID, t.Seq, t.Question, t.Answer, t.Summary, refs, topics, t.Generator).Scan(&t.CreatedAt)
+			t.ID, conversationID, t.Seq, t.Question, t.Answer, t.Summary, refs, topics, words, t.Generator).Scan(&t.CreatedAt)
 	})
 	if errors.Is(err, selah.ErrNotFound) || errors.Is(err, ErrConversationFull) {
 		return "", t, err
@@ -129,7 +135,7 @@ func (s *Store) ConversationOf(ctx context.Context, visitor, id string) (Convers
 		return c, notFound("conversation", err)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT id, seq, question, answer, summary, refs, topics, generator, created_at
+		SELECT id, seq, question, answer, summary, refs, topics, words, generator, created_at
 		FROM chat_turns WHERE conversation_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		return c, fmt.Errorf("store: conversation turns: %w", err)
@@ -150,8 +156,8 @@ func (s *Store) ConversationOf(ctx context.Context, visitor, id string) (Convers
 
 func scanChatTurn(row pgx.Row) (ChatTurn, error) {
 	var t ChatTurn
-	var refs, topics []byte
-	if err := row.Scan(&t.ID, &t.Seq, &t.Question, &t.Answer, &t.Summary, &refs, &topics, &t.Generator, &t.CreatedAt); err != nil {
+	var refs, topics, words []byte
+	if err := row.Scan(&t.ID, &t.Seq, &t.Question, &t.Answer, &t.Summary, &refs, &topics, &words, &t.Generator, &t.CreatedAt); err != nil {
 		return t, fmt.Errorf("store: chat turn: %w", err)
 	}
 	if err := json.Unmarshal(refs, &t.Refs); err != nil {
@@ -160,6 +166,9 @@ func scanChatTurn(row pgx.Row) (ChatTurn, error) {
 	if err := json.Unmarshal(topics, &t.Topics); err != nil {
 		return t, fmt.Errorf("store: chat turn %s topics: %w", t.ID, err)
 	}
+	if err := json.Unmarshal(words, &t.Words); err != nil {
+		return t, fmt.Errorf("store: chat turn %s words: %w", t.ID, err)
+	}
 	return t, nil
 }
 
@@ -167,7 +176,7 @@ func scanChatTurn(row pgx.Row) (ChatTurn, error) {
 // selah.ErrNotFound (also for another visitor's turn).
 func (s *Store) ChatTurnOf(ctx context.Context, visitor, turnID string) (ChatTurn, error) {
 	t, err := scanChatTurn(s.pool.QueryRow(ctx, `
-		SELECT t.id, t.seq, t.question, t.answer, t.summary, t.refs, t.topics, t.generator, t.created_at
+		SELECT t.id, t.seq, t.question, t.answer, t.summary, t.refs, t.topics, t.words, t.generator, t.created_at
 		FROM chat_turns t JOIN chat_conversations c ON c.id = t.conversation_id
 		WHERE t.id = $1 AND c.visitor = $2`, turnID, visitorKey(visitor)))
 	if err != nil {

@@ -128,3 +128,33 @@ func TestBrowserChat(t *testing.T) {
 	}
 	screenshot("read-390.png")
 }
+
+// TestBrowserChatWord: a reply to a question about a word's meaning shows
+// its Strong's entry, written by the page's script from the reply's
+// words, in the word's own script.
+func TestBrowserChatWord(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
+	}
+	env := webtest.StartConfig(t, web.Config{ChatMessagesPerDay: 3}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bctx := newBrowser(ctx, t)
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(env.URL+"/chat"),
+		chromedp.SendKeys(chromedp.CSS("#chat-message"), "What does agape mean?"),
+		chromedp.Click(chromedp.CSS("#chat-send")),
+		chromedp.WaitVisible(chromedp.CSS("#chat-turns .chat-reply .word"))); err != nil {
+		t.Fatalf("ask: %v", err)
+	}
+	word, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#chat-turns .chat-reply .word")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lang, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector("#chat-turns .chat-reply .word span").lang`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(word, "Strong's G26: ἀγάπη agápē, love") || lang != "grc" {
+		t.Fatalf("word shown %q, lang %q", word, lang)
+	}
+}

@@ -125,7 +125,10 @@ type chatReply struct {
 	Summary    string          `json:"summary"`
 	References []chatReference `json:"references"`
 	Topics     []api.TopicLink `json:"topics"`
-	ReportURL  string          `json:"reportUrl"`
+	// Words are the Strong's entries of a word-meaning reply, as the
+	// API's /ask gives them.
+	Words     []api.WordEntry `json:"words"`
+	ReportURL string          `json:"reportUrl"`
 }
 
 // chatMessageResponse is the body of POST /chat/messages (JSON), and the
@@ -211,14 +214,17 @@ func (s *Server) storedReply(ctx context.Context, t store.ChatTurn) (chatReply, 
 		}
 		refs = append(refs, p)
 	}
-	return newChatReply(t.ID, t.Answer, t.Summary, refs, t.Topics), nil
+	return newChatReply(t.ID, t.Answer, t.Summary, refs, t.Topics, t.Words), nil
 }
 
 // newChatReply is a reply as the chat shows it, fresh or stored: each
 // passage with its reader link, each topic with its page on the site.
-func newChatReply(id, answer, summary string, refs []api.CitedPassage, topics []store.AnswerTopic) chatReply {
+func newChatReply(id, answer, summary string, refs []api.CitedPassage, topics []store.AnswerTopic, words []api.WordEntry) chatReply {
 	r := chatReply{ID: id, Answer: answer, Summary: summary, References: []chatReference{},
-		Topics: []api.TopicLink{}, ReportURL: reportURL("message", id)}
+		Topics: []api.TopicLink{}, Words: words, ReportURL: reportURL("message", id)}
+	if r.Words == nil {
+		r.Words = []api.WordEntry{}
+	}
 	for _, p := range refs {
 		r.References = append(r.References, chatReference{CitedPassage: p, ReaderURL: readerURL(p.Reference)})
 	}
@@ -394,7 +400,7 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 	if err != nil {
 		return res, err
 	}
-	turn := store.ChatTurn{Question: j.args.Question, Answer: ans.Answer, Summary: ans.Summary, Generator: ans.Generator}
+	turn := store.ChatTurn{Question: j.args.Question, Answer: ans.Answer, Summary: ans.Summary, Words: ans.Words, Generator: ans.Generator}
 	for _, r := range ans.References {
 		ref, err := corpus.ParseReference(r.Reference)
 		if err != nil {
@@ -415,7 +421,7 @@ func (j *chatTurnJob) run(ctx context.Context) (res chatTurnResult, err error) {
 		return res, err
 	}
 	res.ConversationID, res.seq = convID, stored.Seq
-	res.Reply = newChatReply(stored.ID, ans.Answer, ans.Summary, ans.References, turn.Topics)
+	res.Reply = newChatReply(stored.ID, ans.Answer, ans.Summary, ans.References, turn.Topics, turn.Words)
 	res.Remaining = j.taken.Remaining
 	return res, nil
 }

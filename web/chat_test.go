@@ -98,6 +98,7 @@ type chatResponse struct {
 			ReaderURL string `json:"readerUrl"`
 		} `json:"references"`
 		Topics    []struct{ Slug, Title, URL string } `json:"topics"`
+		Words     []struct{ Strongs, Lemma string }   `json:"words"`
 		ReportURL string                              `json:"reportUrl"`
 	} `json:"reply"`
 	Remaining int `json:"remaining"`
@@ -216,6 +217,16 @@ func TestChatConversation(t *testing.T) {
 	res, _ = alice.postForm("/chat/messages", url.Values{"message": {"What is faith?"}})
 	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/chat/chat_") || !strings.HasSuffix(loc, "#turn-1") {
 		t.Fatalf("form post: %d %s", res.StatusCode, loc)
+	}
+
+	// A question about a word's meaning: the reply carries the Strong's
+	// entry, and the conversation's page shows it.
+	word := alice.chat("", "What does agape mean?")
+	if len(word.Reply.Words) != 1 || word.Reply.Words[0].Strongs != "G26" || word.Reply.Words[0].Lemma != "ἀγάπη" || first.Reply.Words == nil || len(first.Reply.Words) != 0 {
+		t.Fatalf("word reply words %+v (first reply's %+v)", word.Reply.Words, first.Reply.Words)
+	}
+	if res, page := alice.get("/chat/" + word.ConversationID); res.StatusCode != http.StatusOK || !strings.Contains(page, "Strong&#39;s G26") || !strings.Contains(page, "ἀγάπη") {
+		t.Fatalf("word conversation page %d:\n%s", res.StatusCode, page)
 	}
 
 	// Delete.

@@ -42,6 +42,16 @@
       q.appendChild(f);
       div.appendChild(q);
     });
+    (reply.words || []).forEach(function (w) {
+      var p = el("p", "hint word", "Strong's " + w.strongs + ": ");
+      var l = el("span", "", w.lemma);
+      l.lang = w.language === "greek" ? "grc" : "hbo";
+      p.appendChild(l);
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(el("i", "", w.transliteration));
+      p.appendChild(document.createTextNode((w.definition ? ", " + w.definition : "") + "."));
+      div.appendChild(p);
+    });
     if (reply.topics && reply.topics.length) {
       var p = el("p", "hint", "Topics: ");
       reply.topics.forEach(function (t, i) {
