@@ -69,8 +69,8 @@ type AnswerPage struct {
 
 // WordEntry is one word of Strong's Hebrew or Greek dictionary that an
 // answer explains, as Strong's gives it, with how often the KJV's
-// Strong's tags translate it. A client shows it beside the answer or
-// looks the word up again by its number.
+// Strong's tags translate it: what a client shows beside the answer, and
+// the number it cites the word by.
 type WordEntry struct {
 	// Strongs is the Strong's number: "G26", "H7965".
 	Strongs string `json:"strongs"`
