@@ -19,7 +19,7 @@ type AnswerRecord struct {
 	Summary   string
 	Refs      []AnswerRef
 	Topics    []AnswerTopic
-	Words     []api.WordEntry // as the API returned them
+	Words     []api.WordEntry // as the API returned them; [] when none, never nil once read
 	Generator string
 	Source    string // "api" or "web"
 	CreatedAt time.Time

@@ -46,9 +46,6 @@ func (s *Server) answerPage(c *fiber.Ctx) error {
 		}
 		page.References = append(page.References, p)
 	}
-	if page.Words == nil {
-		page.Words = []api.WordEntry{}
-	}
 	for _, t := range rec.Topics {
 		page.Topics = append(page.Topics, api.LinkTopic(t.Slug, t.Title))
 	}
