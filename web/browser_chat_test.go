@@ -20,9 +20,7 @@ import (
 // deletion. With SELAH_SCREENSHOTS set to a directory, it saves the chat
 // at desktop and phone width there as PNG.
 func TestBrowserChat(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
-	}
+	requireChromium(t)
 	env := webtest.StartConfig(t, web.Config{ChatMessagesPerDay: 3}, nil)
 	// The deadline only stops a hung browser: three asked answers and a dozen
 	// page loads took 91 s once under the full suite's load on 2 cores, so it
@@ -133,9 +131,7 @@ func TestBrowserChat(t *testing.T) {
 // its Strong's entry, written by the page's script from the reply's
 // words, in the word's own script.
 func TestBrowserChatWord(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
-	}
+	requireChromium(t)
 	env := webtest.StartConfig(t, web.Config{ChatMessagesPerDay: 3}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -30,9 +30,7 @@ var apiClient = &http.Client{Timeout: 5 * time.Second}
 // as a person would, and uses the keys it hands out against the real API:
 // sign up, create a key, call the API, rotate, revoke.
 func TestBrowserKeyLifecycle(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
-	}
+	requireChromium(t)
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 	logs := &webtest.LogBuffer{}
@@ -162,9 +160,7 @@ func TestBrowserKeyLifecycle(t *testing.T) {
 // Chromium 390 px wide (a phone) and checks that none scrolls sideways:
 // document.documentElement.scrollWidth <= 390.
 func TestBrowserNarrow(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
-	}
+	requireChromium(t)
 	st := storetest.NewCorpusStore(t)
 	_, rc := storetest.NewRedis(t)
 	logs := &webtest.LogBuffer{}
@@ -283,6 +279,15 @@ func verifyLink(t *testing.T, logs *webtest.LogBuffer) string {
 		t.Fatal("no verification link in the log")
 	}
 	return links[len(links)-1]
+}
+
+// requireChromium fails the test when deploy/setup.sh has not installed
+// Chromium, before it sets up anything else.
+func requireChromium(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatalf("this test needs Chromium at %s (%v): run deploy/setup.sh", chromiumPath, err)
+	}
 }
 
 func newBrowser(ctx context.Context, t *testing.T) context.Context {
