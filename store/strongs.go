@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/selahdev/selah"
 	"github.com/selahdev/selah/corpus"
 )
 
@@ -25,10 +27,10 @@ func CopyStrongs(ctx context.Context, tx pgx.Tx, lemmas []corpus.Lemma, words []
 		return StrongsCounts{}, fmt.Errorf("store: copy strongs: truncate: %w", err)
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"strongs"},
-		[]string{"number", "lemma", "transliteration", "pronunciation", "gloss", "renderings"},
+		[]string{"number", "lemma", "transliteration", "pronunciation", "gloss", "renderings", "definition", "related"},
 		pgx.CopyFromSlice(len(lemmas), func(i int) ([]any, error) {
 			l := lemmas[i]
-			return []any{l.Number, l.Lemma, l.Transliteration, l.Pronunciation, l.Gloss, nonNil(l.Renderings)}, nil
+			return []any{l.Number, l.Lemma, l.Transliteration, l.Pronunciation, l.Gloss, nonNil(l.Renderings), l.Definition, nonNil(l.Related)}, nil
 		}))
 	if err != nil {
 		return StrongsCounts{}, fmt.Errorf("store: copy strongs: %w", err)
@@ -55,16 +57,11 @@ func (s *Store) Lexicon(ctx context.Context) ([]corpus.Lemma, []corpus.TaggedWor
 	}
 	defer tx.Rollback(ctx)
 
-	rows, err := tx.Query(ctx, `SELECT number, lemma, transliteration, pronunciation, gloss, renderings
-		FROM strongs ORDER BY number`)
+	rows, err := tx.Query(ctx, `SELECT `+lemmaColumns+` FROM strongs ORDER BY number`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: lexicon: %w", err)
 	}
-	lemmas, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (corpus.Lemma, error) {
-		var l corpus.Lemma
-		err := r.Scan(&l.Number, &l.Lemma, &l.Transliteration, &l.Pronunciation, &l.Gloss, &l.Renderings)
-		return l, err
-	})
+	lemmas, err := pgx.CollectRows(rows, scanLemma)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: lexicon: %w", err)
 	}
@@ -87,4 +84,96 @@ func (s *Store) Lexicon(ctx context.Context) ([]corpus.Lemma, []corpus.TaggedWor
 		return nil, nil, fmt.Errorf("store: lexicon words: %w", err)
 	}
 	return lemmas, words, nil
+}
+
+// lemmaColumns are the strongs columns scanLemma reads.
+const lemmaColumns = `number, lemma, transliteration, pronunciation, gloss, renderings,
+	CASE definition WHEN '' THEN gloss ELSE definition END, related`
+
+// scanLemma reads a row of lemmaColumns. A row written before migration
+// 00015 has no definition yet: its gloss stands in.
+func scanLemma(r pgx.CollectableRow) (corpus.Lemma, error) {
+	var l corpus.Lemma
+	err := r.Scan(&l.Number, &l.Lemma, &l.Transliteration, &l.Pronunciation, &l.Gloss, &l.Renderings, &l.Definition, &l.Related)
+	return l, err
+}
+
+// Lemma returns the Strong's entry numbered number ("G26"; written as
+// corpus.Lemma writes it), or selah.ErrNotFound.
+func (s *Store) Lemma(ctx context.Context, number string) (corpus.Lemma, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+lemmaColumns+` FROM strongs WHERE number = $1`, number)
+	if err != nil {
+		return corpus.Lemma{}, fmt.Errorf("store: lemma %s: %w", number, err)
+	}
+	l, err := pgx.CollectExactlyOneRow(rows, scanLemma)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return corpus.Lemma{}, selah.ErrNotFound
+	}
+	if err != nil {
+		return corpus.Lemma{}, fmt.Errorf("store: lemma %s: %w", number, err)
+	}
+	return l, nil
+}
+
+// Rendering is one English word the KJV's Strong's tags give for a lemma,
+// with how many times.
+type Rendering struct {
+	Word  string
+	Count int
+}
+
+// LemmaUses are where the KJV translates a lemma: its tagged uses
+// counted, the English words of them counted (commonest first), and one
+// page of the verses that hold it, in canonical order.
+type LemmaUses struct {
+	// Uses counts tagged words (a verse may hold the lemma twice).
+	Uses       int
+	VerseCount int
+	Renderings []Rendering
+	Verses     []corpus.VerseID
+}
+
+// LemmaUses reads where the KJV translates number: the counts, and the
+// verses from the offset-th (0-based) on, at most limit of them.
+func (s *Store) LemmaUses(ctx context.Context, number string, limit, offset int) (LemmaUses, error) {
+	var u LemmaUses
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	// The words are lower-cased and stripped of the article and the
+	// punctuation the tags take in ("the love", "love’s" are "love").
+	rows, err := tx.Query(ctx, `
+		SELECT w, count(*) FROM (
+			SELECT lower(regexp_replace(regexp_replace(word, '[’''].*$', ''), '^(the|a|an) ', '', 'i')) AS w
+			FROM verse_words WHERE number = $1) x
+		WHERE w <> '' AND w NOT IN ('the', 'a', 'an')
+		GROUP BY w ORDER BY count(*) DESC, w`, number)
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	u.Renderings, err = pgx.CollectRows(rows, pgx.RowToStructByPos[Rendering])
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	err = tx.QueryRow(ctx, `SELECT count(*), count(DISTINCT verse_id) FROM verse_words WHERE number = $1`, number).
+		Scan(&u.Uses, &u.VerseCount)
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	rows, err = tx.Query(ctx, `SELECT DISTINCT verse_id FROM verse_words WHERE number = $1
+		ORDER BY verse_id LIMIT $2 OFFSET $3`, number, limit, offset)
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return u, fmt.Errorf("store: lemma uses: %w", err)
+	}
+	u.Verses = make([]corpus.VerseID, len(ids))
+	for i, id := range ids {
+		u.Verses[i] = corpus.VerseID(id)
+	}
+	return u, nil
 }

@@ -134,7 +134,16 @@ var (
 	pronElem = regexp.MustCompile(`(?s)<pron\b[^>]*>(.*?)</pron>`)
 	origElem = regexp.MustCompile(`(?s)<orig>.*?</orig>`)
 	refElem  = regexp.MustCompile(`(?s)<ref\b[^>]*>.*?</ref>`)
-	anyTag   = regexp.MustCompile(`<[^>]*>`)
+	// refTarget is a cross-reference's target: `target="StrongsGreek:25"`.
+	refTarget = regexp.MustCompile(`target="Strongs(G|H)\w*:0*([0-9]+)"`)
+	// refNumber is a cross-reference as ParseStrongs marks it.
+	refNumber = regexp.MustCompile(refMark + `[GH]?[0-9]*` + refMark)
+	// greekEtymology is how the Greek module's etymology runs on past
+	// <orig>: a leading clause that cites a number after "and", "or",
+	// "from" or "compare" ("and G1160;").
+	sixComma       = regexp.MustCompile(`(\pL) 6 (\pL)`)
+	greekEtymology = regexp.MustCompile(`^\s*(?i:and|or|from|compare|comp\.)\b`)
+	anyTag         = regexp.MustCompile(`<[^>]*>`)
 	// renderingsMark separates the meaning from the KJV renderings:
 	// ":--" in the Greek module, ": -" in the Hebrew one.
 	renderingsMark = regexp.MustCompile(`:\s*--?\s*`)
@@ -157,8 +166,23 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 	if m == nil {
 		return StrongsEntry{}
 	}
+	var related []string
+	for _, t := range refTarget.FindAllStringSubmatch(m[1], -1) {
+		if n, ok := NormalizeStrongs(t[1] + t[2]); ok && !slices.Contains(related, n) {
+			related = append(related, n)
+		}
+	}
 	def := origElem.ReplaceAllString(m[1], " ")
-	def = refElem.ReplaceAllString(def, " "+refMark+" ")
+	// A cross-reference becomes refMark, its number and refMark again: the
+	// gloss drops all three, the definition keeps the number.
+	def = refElem.ReplaceAllStringFunc(def, func(r string) string {
+		if t := refTarget.FindStringSubmatch(r); t != nil {
+			if n, ok := NormalizeStrongs(t[1] + t[2]); ok {
+				return " " + refMark + n + refMark + " "
+			}
+		}
+		return " " + refMark + refMark + " "
+	})
 	def = anyTag.ReplaceAllString(def, " ")
 	def = html.UnescapeString(def)
 	// The Hebrew module writes the commas of Strong's lists as braces
@@ -188,14 +212,34 @@ func ParseStrongs(raw string, hebrew bool) StrongsEntry {
 			}
 		}
 	}
-	clean := func(s string) string {
-		s = strings.ReplaceAll(s, refMark, "")
+	tidy := func(s string) string {
 		s = strings.NewReplacer(" ,", ",", " ;", ";").Replace(s)
 		s = strings.ReplaceAll(s, "( ", "(")
 		s = strings.ReplaceAll(s, " )", ")")
 		return collapse(s)
 	}
-	e := StrongsEntry{Gloss: strings.Trim(clean(meaning), " ;,.")}
+	clean := func(s string) string { return tidy(refNumber.ReplaceAllString(s, "")) }
+	e := StrongsEntry{Gloss: strings.Trim(clean(meaning), " ;,."), Related: related}
+	// The definition keeps the numbers the meaning cites ("much like G1")
+	// and, in the Greek module, also drops the etymology that runs on past
+	// <orig> ("and G1160; costless"). The gloss keeps its older form: the
+	// committed word vectors (pipeline/wordvec) were trained on it, and the
+	// lexical index's gloss field was measured with it.
+	def2 := meaning
+	for !hebrew {
+		head, rest, ok := cutClause(def2)
+		if !ok || !strings.Contains(head, refMark) || !greekEtymology.MatchString(head) {
+			break
+		}
+		def2 = rest
+	}
+	def2 = strings.ReplaceAll(def2, refMark, "")
+	// The Hebrew module has a "6" for a comma at some lines' ends ("happy
+	// 6 friendly"), and leaves a comma before a closing parenthesis
+	// ("(of music,)").
+	def2 = sixComma.ReplaceAllString(def2, "$1, $2")
+	def2 = strings.ReplaceAll(tidy(def2), ",)", ")")
+	e.Definition = strings.Trim(def2, " ;,.")
 	for _, o := range orthElem.FindAllStringSubmatch(raw, -1) {
 		text := headword(o[2], hebrew)
 		switch {

@@ -84,6 +84,49 @@ func TestStrongsGlosses(t *testing.T) {
 	}
 }
 
+// TestStrongsDefinitions checks the definition readers see beside the
+// gloss the word vectors were trained on: the numbers the meaning cites
+// kept, the Greek module's etymology past <orig> dropped, the Hebrew
+// module's "6" for a comma mended, and every number the entry cites.
+func TestStrongsDefinitions(t *testing.T) {
+	t.Parallel()
+	s := openStrongs(t)
+	for _, c := range []struct {
+		num, gloss, def string
+		related         []string
+	}{
+		// "<orig>from G1 (as negative particle);</orig> and G1160; costless".
+		{"G77", "and ; costless, i.e. gratuitous", "costless, i.e. gratuitous", []string{"G1", "G1160"}},
+		{"G80", "a brother (literally or figuratively) near or remote (much like )",
+			"a brother (literally or figuratively) near or remote (much like G1)", []string{"G1"}},
+		// The module's <orig> is cut short: "compare G34) (to bring tidings);".
+		{"G32", `compare ) (to bring tidings); a messenger; especially an "angel"; by implication, a pastor`,
+			`a messenger; especially an "angel"; by implication, a pastor`, []string{"G34"}},
+		{"G26", "love, i.e. affection or benevolence; specially (plural) a love-feast",
+			"love, i.e. affection or benevolence; specially (plural) a love-feast", []string{"G25"}},
+		{"H7965", "safe, that is, (figuratively) well, happy 6 friendly; also (abstractly) welfare, that is, health, prosperity, peace",
+			"safe, that is, (figuratively) well, happy, friendly; also (abstractly) welfare, that is, health, prosperity, peace", []string{"H7999"}},
+		// A cross-reference only: no meaning, the number it points to.
+		{"H703", "", "", []string{"H702"}},
+		{"H157", "to have affection for (sexually or otherwise)", "to have affection for (sexually or otherwise)", nil},
+	} {
+		e, err := s.Lookup(c.num)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Gloss != c.gloss || e.Definition != c.def || !slices.Equal(e.Related, c.related) {
+			t.Errorf("%s = gloss %q, definition %q, related %q\nwant %q, %q, %q", c.num, e.Gloss, e.Definition, e.Related, c.gloss, c.def, c.related)
+		}
+	}
+	// Dropping etymology never leaves a meaning empty.
+	s.Each(func(e StrongsEntry) error {
+		if e.Gloss != "" && e.Definition == "" {
+			t.Errorf("%s: gloss %q, no definition", e.Number, e.Gloss)
+		}
+		return nil
+	})
+}
+
 // TestStrongsHeadwords checks the word, transliteration and pronunciation
 // of entries: the Hebrew module's script and letters mended from UTF-8
 // read as Windows-1252 ("shÃ¢lÃ´m"), a form Strong prints twice given
