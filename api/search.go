@@ -66,28 +66,3 @@ type AnswerPage struct {
 	// to the question.
 	Grounded bool `json:"grounded"`
 }
-
-// WordEntry is one word of Strong's Hebrew or Greek dictionary that an
-// answer explains, as Strong's gives it, with how often the KJV's
-// Strong's tags translate it: what a client shows beside the answer, and
-// the number it cites the word by.
-type WordEntry struct {
-	// Strongs is the Strong's number: "G26", "H7965".
-	Strongs string `json:"strongs"`
-	// Language is "greek" (New Testament) or "hebrew" (Old, Aramaic
-	// included).
-	Language string `json:"language"`
-	// Lemma is the word in its own script; empty where the dictionary's
-	// script is unreadable.
-	Lemma           string `json:"lemma"`
-	Transliteration string `json:"transliteration"`
-	Pronunciation   string `json:"pronunciation"`
-	// Definition is Strong's meaning, without the etymology; empty for
-	// an entry that only refers to another.
-	Definition string `json:"definition"`
-	// Renderings are the KJV's renderings as Strong lists them.
-	Renderings []string `json:"renderings"`
-	// KJVUses counts the KJV's words tagged with this number (of the
-	// asked English word alone, when the question asked about one).
-	KJVUses int `json:"kjvUses"`
-}

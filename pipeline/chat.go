@@ -135,7 +135,7 @@ func chatUserMessage(q Question) string {
 	for _, w := range q.Words {
 		if c := cited(w.Verses); c != "" {
 			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",
-				w.Lemma.Number, w.Lemma.Transliteration, cmp.Or(w.Lemma.Lemma, "-"), lexGloss(w.Lemma.Gloss), c))
+				w.Lemma.Number, w.Lemma.Transliteration, cmp.Or(w.Lemma.Lemma, "-"), lexGloss(w.Lemma.Meaning()), c))
 		}
 	}
 	for _, f := range q.Facts {

@@ -453,13 +453,7 @@ type WordFact struct {
 func wordEntries(ws []WordFact) []api.WordEntry {
 	out := make([]api.WordEntry, len(ws))
 	for i, w := range ws {
-		l := w.Lemma
-		lang := "hebrew"
-		if l.Greek() {
-			lang = "greek"
-		}
-		out[i] = api.WordEntry{Strongs: l.Number, Language: lang, Lemma: l.Lemma, Transliteration: l.Transliteration,
-			Pronunciation: l.Pronunciation, Definition: lexDefinition(l.Gloss), Renderings: append([]string{}, l.Renderings...), KJVUses: w.Uses}
+		out[i] = api.Word(w.Lemma, w.Uses)
 	}
 	return out
 }
@@ -608,7 +602,7 @@ func wordSentence(w WordFact, first bool) string {
 	if w.Lemma.Lemma != "" {
 		orig = w.Lemma.Lemma + " (" + w.Lemma.Transliteration + ", Strong's " + w.Lemma.Number + ")"
 	}
-	gloss := lexGloss(w.Lemma.Gloss)
+	gloss := lexGloss(w.Lemma.Meaning())
 	asked := upperFirst(w.Asked)
 	switch {
 	case w.Name:
@@ -644,17 +638,22 @@ func upperFirst(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// lexGloss tidies a gloss for a sentence: the gaps where the dictionary's
+// lexGloss tidies a meaning for a sentence: the gaps where the dictionary's
 // cross-references stood ("(larger than )") and the commas Strong's
 // Hebrew dictionary leaves before a parenthesis ("(of music,)") go, and an
 // abbreviation's full stop before a capital ("Mt. Moriah") is followed by
 // a no-break space, so the gloss stays one sentence.
 func lexGloss(g string) string {
-	return lexStop.ReplaceAllString(lexDefinition(g), ".\u00a0$1")
+	g = lexStop.ReplaceAllString(lexDefinition(g), ".\u00a0$1")
+	// A number the definition cites reads as one in a sentence: "(much
+	// like Strong's G1)".
+	return lexNumber.ReplaceAllString(g, "Strong's $1")
 }
 
-// lexDefinition is a gloss as the API gives it (api.WordEntry): lexGloss
-// without the no-break spaces, which only keep a sentence whole.
+// lexDefinition tidies a lemma's meaning for a sentence (lexGloss adds
+// the no-break spaces). A definition read at ingest needs little of it;
+// a gloss (a lemma stored before definitions) has gaps where the
+// dictionary's cross-references stood.
 func lexDefinition(g string) string {
 	g = lexGap.ReplaceAllString(g, "")
 	// Strong's Hebrew module has a "6" for a comma at some lines' ends
@@ -668,4 +667,6 @@ var (
 	lexGap  = regexp.MustCompile(`\s*\([^()]*\s\)`)
 	lexStop = regexp.MustCompile(`\. (\p{Lu})`)
 	lexSix  = regexp.MustCompile(`(\pL) 6 (\pL)`)
+	// lexNumber is a Strong's number in a definition.
+	lexNumber = regexp.MustCompile(`\b([GH][1-9][0-9]*)\b`)
 )

@@ -73,6 +73,8 @@ func TestLexGloss(t *testing.T) {
 		"suspension (of music,) that is, pause":                           "suspension (of music) that is, pause",
 		"well, happy 6 friendly; also (abstractly) welfare":               "well, happy, friendly; also (abstractly) welfare",
 		"Jehovah will see (to it); a symbolical name for Mt. Moriah":      "Jehovah will see (to it); a symbolical name for Mt.\u00a0Moriah",
+		// A definition (read at ingest) keeps the numbers it cites.
+		"a brother (literally or figuratively) near or remote (much like G1)": "a brother (literally or figuratively) near or remote (much like Strong's G1)",
 	} {
 		if got := lexGloss(in); got != want {
 			t.Errorf("lexGloss(%q) = %q, want %q", in, got, want)
