@@ -17,6 +17,7 @@ const (
 	EPASSAGENOTFOUND     = "passage_not_found"
 	EPASSAGETOOLARGE     = "passage_too_large"
 	ETOPICNOTFOUND       = "topic_not_found"
+	EWORDNOTFOUND        = "word_not_found"
 	ENOTFOUND            = "not_found"
 	EMETHOD              = "method_not_allowed"
 	EUNSUPPORTEDMEDIA    = "unsupported_media_type"

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"slices"
 	"regexp"
 	"strings"
 	"testing"
@@ -229,7 +230,7 @@ func TestAskAnswer(t *testing.T) {
 	word := decodeAsk(t, res)
 	checkAskResponse(t, env.st, res, word)
 	if len(word.Words) != 1 || word.Words[0].Strongs != "G26" || word.Words[0].Lemma != "ἀγάπη" || word.Words[0].Language != "greek" ||
-		!strings.HasPrefix(word.Words[0].Definition, "love") || word.Words[0].KJVUses < 100 {
+		!strings.HasPrefix(word.Words[0].Definition, "love") || word.Words[0].KJVUses < 100 || !slices.Equal(word.Words[0].Related, []string{"G25"}) {
 		t.Fatalf("agape: words %+v", word.Words)
 	}
 	req = httptest.NewRequest("GET", strings.TrimPrefix(word.CanonicalURL, "https://selah.example"), nil)
@@ -242,7 +243,7 @@ func TestAskAnswer(t *testing.T) {
 	req = httptest.NewRequest("GET", strings.TrimPrefix(word.CanonicalURL, "https://selah.example"), nil)
 	req.Header.Set("Accept", "text/html")
 	res = send(t, env.srv, req)
-	if page, _ := io.ReadAll(res.Body); res.StatusCode != 200 || !strings.Contains(string(page), "ἀγάπη") || !strings.Contains(string(page), "Strong&#39;s G26") {
+	if page, _ := io.ReadAll(res.Body); res.StatusCode != 200 || !strings.Contains(string(page), "ἀγάπη") || !strings.Contains(string(page), `<a href="/words/G26">Strong's G26</a>`) {
 		t.Fatalf("word answer page %d: %s", res.StatusCode, page)
 	}
 

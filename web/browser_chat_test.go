@@ -150,7 +150,11 @@ func TestBrowserChatWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(word, "Strong's G26: ἀγάπη agápē, love") || lang != "grc" {
-		t.Fatalf("word shown %q, lang %q", word, lang)
+	href, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector("#chat-turns .chat-reply .word a").getAttribute("href")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(word, "Strong's G26: ἀγάπη agápē, love") || lang != "grc" || href != "/words/G26" {
+		t.Fatalf("word shown %q, lang %q, linked to %q", word, lang, href)
 	}
 }

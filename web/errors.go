@@ -24,6 +24,7 @@ var statusOf = map[string]int{
 	selah.EPASSAGETOOLARGE:     http.StatusBadRequest,
 	selah.EPASSAGENOTFOUND:     http.StatusNotFound,
 	selah.ETOPICNOTFOUND:       http.StatusNotFound,
+	selah.EWORDNOTFOUND:        http.StatusNotFound,
 	selah.ENOTFOUND:            http.StatusNotFound,
 	selah.EMETHOD:              http.StatusMethodNotAllowed,
 	selah.EUNSUPPORTEDMEDIA:    http.StatusUnsupportedMediaType,

@@ -166,6 +166,7 @@ func (s *Server) routes() {
 	api.Get("/topics", s.authed(s.listTopics)...)
 	api.Get("/topics/:slug", s.authed(s.topic)...)
 	api.Get("/books", s.authed(s.books)...)
+	api.Get("/words/:number", s.authed(s.word)...)
 	api.Post("/verify", s.authed(s.verifyQuote)...)
 	api.Post("/references", s.authed(s.references)...)
 	api.Get("/usage", s.authed(s.usage)...)

@@ -183,6 +183,7 @@ func (s *Server) siteRoutes() {
 	s.app.Get("/answers/:id", s.page(s.answerPage)...)
 	s.app.Get("/topics", s.page(s.siteTopics)...)
 	s.app.Get("/topics/:slug", s.page(s.siteTopic)...)
+	s.app.Get("/words/:number", s.page(s.siteWord)...)
 	s.app.Get("/docs", s.page(s.docsPage)...)
 
 	s.app.Get("/settings/api", s.signedIn(s.keysPage)...)

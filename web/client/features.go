@@ -4,12 +4,40 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 )
 
 // Books calls GET /books.
 func (c *Client) Books(ctx context.Context) (*BooksResponse, error) {
 	var out BooksResponse
 	m, err := c.do(ctx, http.MethodGet, "/books", nil, "", &out)
+	out.Meta = m
+	return ret(&out, err)
+}
+
+// WordRequest is GET /words/{number}: the Strong's number ("G26",
+// "H7965") and, optionally, which page of its verses (Limit 0: the
+// server's default of 20; at most 100).
+type WordRequest struct {
+	Number        string
+	Limit, Offset int
+}
+
+// Word calls GET /words/{number}.
+func (c *Client) Word(ctx context.Context, req WordRequest) (*WordResponse, error) {
+	q := url.Values{}
+	if req.Limit != 0 {
+		q.Set("limit", strconv.Itoa(req.Limit))
+	}
+	if req.Offset != 0 {
+		q.Set("offset", strconv.Itoa(req.Offset))
+	}
+	path := "/words/" + url.PathEscape(req.Number)
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var out WordResponse
+	m, err := c.do(ctx, http.MethodGet, path, nil, "", &out)
 	out.Meta = m
 	return ret(&out, err)
 }

@@ -79,6 +79,12 @@ type TopicDetailResponse struct {
 	Meta Meta `json:"-"`
 }
 
+// WordResponse is the body of GET /words/{number}.
+type WordResponse struct {
+	api.WordResponse
+	Meta Meta `json:"-"`
+}
+
 // BooksResponse is the body of GET /books.
 type BooksResponse struct {
 	api.BooksResponse

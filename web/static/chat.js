@@ -43,7 +43,10 @@
       div.appendChild(q);
     });
     (reply.words || []).forEach(function (w) {
-      var p = el("p", "hint word", "Strong's " + w.strongs + ": ");
+      var p = el("p", "hint word"), n = el("a", "", "Strong's " + w.strongs);
+      n.href = "/words/" + encodeURIComponent(w.strongs);
+      p.appendChild(n);
+      p.appendChild(document.createTextNode(": "));
       var l = el("span", "", w.lemma);
       l.lang = w.language === "greek" ? "grc" : "hbo";
       p.appendChild(l);
