@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,11 +53,18 @@ type (
 		APIKey string `json:"apiKey"`
 		Text   string `json:"text"`
 	}
+	wordIn struct {
+		APIKey string `json:"apiKey"`
+		Number string `json:"number"`
+		Limit  int    `json:"limit,omitempty"`
+		Offset int    `json:"offset,omitempty"`
+	}
 )
 
 func (in verifyIn) apiKey() string     { return in.APIKey }
 func (in usageIn) apiKey() string      { return in.APIKey }
 func (in referencesIn) apiKey() string { return in.APIKey }
+func (in wordIn) apiKey() string       { return in.APIKey }
 
 func (t *tools) registerFeatures(s *sdk.Server) {
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
@@ -95,6 +103,29 @@ func (t *tools) registerFeatures(s *sdk.Server) {
 		return c.References(ctx, in.Text)
 	}, referencesText)
 	addTool(s, t, &sdk.Tool{
+		Name:  "lookup_word",
+		Title: "Look up a Hebrew or Greek word by Strong's number",
+		Description: "Return one entry of Strong's Hebrew and Greek dictionaries by its number (\"G26\" is agape, \"H7965\" shalom): " +
+			"the word in its script, transliteration, pronunciation, Strong's definition and the numbers it cites, the English words the " +
+			"KJV's Strong's tags give it with their counts, and a page of the KJV verses that translate it, with their exact text. " +
+			"ask_bible gives the numbers of the words a question is about (\"What does agape mean?\"). Counts as one request.",
+		Annotations: readOnly,
+		InputSchema: schemaFor[wordIn](map[string]func(*jsonschema.Schema){
+			"number": func(p *jsonschema.Schema) {
+				p.Description = "The Strong's number: G (Greek, New Testament) or H (Hebrew, Old) and the number, e.g. \"G26\", \"H7965\"."
+				p.Pattern = "^[GgHh]0*[1-9][0-9]{0,4}[a-z]?$"
+				p.Examples = []any{"G26", "H7965"}
+			},
+			"limit": countProp("How many verses to return, 1 to 100 (default 20).", 100, 20),
+			"offset": func(p *jsonschema.Schema) {
+				p.Description = "How many verses to skip, for the next page (default 0)."
+				p.Minimum = jsonschema.Ptr(0.0)
+			},
+		}),
+	}, func(ctx context.Context, c *client.Client, in wordIn) (*client.WordResponse, error) {
+		return c.Word(ctx, client.WordRequest{Number: in.Number, Limit: in.Limit, Offset: in.Offset})
+	}, wordText)
+	addTool(s, t, &sdk.Tool{
 		Name:  "usage",
 		Title: "Show the key's plan, limits and what is left",
 		Description: "Return the plan of the user's selah API key, its limits (requests per minute, concurrent requests, " +
@@ -119,6 +150,42 @@ func verifyText(v *client.VerifyResponse) string {
 			fmt.Fprintf(&b, "\nThe claimed reference %s holds it.", *v.ClaimedReference)
 		} else {
 			fmt.Fprintf(&b, "\nThe claimed reference %s does NOT hold it.", *v.ClaimedReference)
+		}
+	}
+	return b.String()
+}
+
+func wordText(r *client.WordResponse) string {
+	var b strings.Builder
+	w := r.Word
+	lang := "Hebrew"
+	if w.Language == "greek" {
+		lang = "Greek"
+	}
+	fmt.Fprintf(&b, "Strong's %s (%s): %s %s", w.Strongs, lang, cmp.Or(w.Lemma, "-"), w.Transliteration)
+	if w.Pronunciation != "" {
+		fmt.Fprintf(&b, " (%s)", w.Pronunciation)
+	}
+	if w.Definition != "" {
+		fmt.Fprintf(&b, "\nDefinition: %s.", w.Definition)
+	}
+	if len(w.Renderings) > 0 {
+		fmt.Fprintf(&b, "\nStrong's KJV renderings: %s.", strings.Join(w.Renderings, ", "))
+	}
+	if len(w.Related) > 0 {
+		fmt.Fprintf(&b, "\nCites: %s.", strings.Join(w.Related, ", "))
+	}
+	if len(r.KJVWords) > 0 {
+		words := make([]string, len(r.KJVWords))
+		for i, k := range r.KJVWords {
+			words[i] = fmt.Sprintf("%s (%d)", k.Word, k.Count)
+		}
+		fmt.Fprintf(&b, "\nThe KJV translates it %d times, in %d verses, as: %s.", w.KJVUses, r.VerseCount, strings.Join(words, ", "))
+	}
+	if len(r.Verses) > 0 {
+		fmt.Fprintf(&b, "\nVerses %d to %d of %d:", r.Offset+1, r.Offset+len(r.Verses), r.VerseCount)
+		for _, v := range r.Verses {
+			fmt.Fprintf(&b, "\n%s (KJV): %s", v.Reference, v.Text)
 		}
 	}
 	return b.String()

@@ -77,6 +77,16 @@ func TestFeatureTools(t *testing.T) {
 	if res.IsError || !strings.Contains(text, "1 Corinthians 13:4-7") || !strings.Contains(text, "John 3 has 36 verses") {
 		t.Fatalf("find_references: %s", text)
 	}
+	res, text = s.call("lookup_word", map[string]any{"apiKey": key, "number": "g26", "limit": 2})
+	if res.IsError || !strings.Contains(text, "Strong's G26 (Greek): ἀγάπη agápē") || !strings.Contains(text, "Cites: G25.") ||
+		!strings.Contains(text, "as: love (") || !strings.Contains(text, "Verses 1 to 2 of ") ||
+		!strings.Contains(text, "Matthew 24:12 (KJV): And because iniquity shall abound, the love of many shall wax cold.") {
+		t.Fatalf("lookup_word: %s", text)
+	}
+	res, text = s.call("lookup_word", map[string]any{"apiKey": key, "number": "G9999"})
+	if !res.IsError || !strings.Contains(text, "no G9999") {
+		t.Fatalf("lookup_word of no entry: %v %s", res.IsError, text)
+	}
 	s.noKeyLeaks(key)
 
 	// Without SELAH_API_KEY, "env" is refused in words.

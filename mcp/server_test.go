@@ -97,7 +97,7 @@ func TestToolsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"lookup_passage": true, "search_scripture": true, "ask_bible": true, "list_topics": true, "get_topic": true,
-		"verify_citation": true, "find_references": true, "usage": true}
+		"verify_citation": true, "find_references": true, "usage": true, "lookup_word": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)
@@ -127,6 +127,7 @@ func TestToolsList(t *testing.T) {
 			"search_scripture": {`"maxLength":500`, `"maximum":20`, `"minimum":1`},
 			"ask_bible":        {`"maxLength":1000`, `"maximum":8`, `"default":5`},
 			"lookup_passage":   {`"maxLength":200`},
+			"lookup_word":      {`"maximum":100`, `"pattern":"^[GgHh]`},
 		} {
 			if tool.Name != name {
 				continue
