@@ -307,7 +307,7 @@ func glosses(s *sword.Strongs, words []sword.Word) string {
 
 // NaveFormatVersion names the current reading of Nave's markup into
 // topics, entries and links (sword.ParseNave); bump it when that changes.
-const NaveFormatVersion = "nave-v5"
+const NaveFormatVersion = "nave-v6"
 
 func sum(parts ...string) string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))

@@ -188,6 +188,18 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 	// Where new entries attach (indexes into t.Entries, -1 for none).
 	sense, section, heading, group := -1, -1, -1, -1
 	groupChildren, groupNumbered := 0, false
+	// groupLead is the first word a heading item shares with the item
+	// before it ("Of Hezekiah", then "Of Jesus"): one of a series, whose
+	// next member ("Of Mary Magdalene") ends the heading's items. The
+	// module's flat list loses the print's indentation there.
+	groupLead := ""
+	heads := func(idx int, phrase string) {
+		group, groupChildren, groupLead = idx, 0, ""
+		if w := firstWord(phrase); idx > 0 && w != "" && t.Entries[idx-1].Parent == section &&
+			firstWord(t.Entries[idx-1].Phrase) == w {
+			groupLead = w
+		}
+	}
 	tailBook := "" // a single-chapter book whose verse list follows as text
 
 	finish := func() {
@@ -259,7 +271,14 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 		case l.item && bare && group < 0 || l.item && bare && groupChildren > 0 && !groupNumbered:
 			// A heading item: the items after it are its own.
 			e.Parent = section
-			group, groupChildren = idx, 0
+			heads(idx, phrase)
+		case l.item && group >= 0 && groupLead != "" && firstWord(phrase) == groupLead:
+			// The next of the heading's series: its sibling, not its item.
+			e.Parent = section
+			group = -1
+			if bare {
+				heads(idx, phrase)
+			}
 		case l.item && group >= 0:
 			num := numbered.MatchString(phrase)
 			if groupChildren == 0 {
@@ -269,7 +288,7 @@ func ParseNave(key, raw string) (corpus.NaveTopic, NaveIssues) {
 				group = -1
 				e.Parent = section
 				if bare {
-					group, groupChildren = idx, 0
+					heads(idx, phrase)
 				}
 				break
 			}
@@ -539,4 +558,10 @@ func (l *naveLine) reread(ref, text string) (first, last corpus.VerseID, ok bool
 	}
 	bk, _ := corpus.BookByNumber(b)
 	return parseOSISRange(strings.ReplaceAll(ref, osisBook+".", bk.OSIS+"."))
+}
+
+// firstWord is a phrase's first word, lower-case.
+func firstWord(phrase string) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(phrase), " ")
+	return strings.ToLower(strings.Trim(w, ",;:."))
 }

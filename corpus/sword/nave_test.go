@@ -145,6 +145,42 @@ func TestParseNave(t *testing.T) {
 	}
 }
 
+// TestParseNaveSeries: a heading item that is one of a series ("Of
+// Hezekiah", "Of Jesus") owns the items after it only up to the series'
+// next member ("Of Mary Magdalene"), which the flat list of the module
+// cannot show by indentation (WEEPING's instances, from the module).
+func TestParseNaveSeries(t *testing.T) {
+	t.Parallel()
+	raw := `<entryFree n="WEEPING"> <def> <lb/>→ INSTANCES OF <list>` +
+		` <item>Of Hezekiah <ref osisRef="2Kgs.20.3">2Ki 20:3</ref></item> <item>Of Jesus</item>` +
+		` <item>Over Jerusalem <ref osisRef="Luke.19.41">Lu 19:41</ref></item>` +
+		` <item>At the grave of Lazarus <ref osisRef="John.11.35">Joh 11:35</ref></item>` +
+		` <item>Of Mary Magdalene <ref osisRef="John.20.11">Joh 20:11</ref></item>` +
+		` <item>Instances of</item> <item>Peter <ref osisRef="Matt.26.75">Mt 26:75</ref></item>` +
+		` <item>Of Paul <ref osisRef="Acts.20.19">Ac 20:19</ref></item> </list> </def> </entryFree>`
+	tp, _ := ParseNave("WEEPING", raw)
+	var got []string
+	for i := range tp.Entries {
+		got = append(got, tp.Sense(i))
+	}
+	want := []string{
+		"INSTANCES OF",
+		"INSTANCES OF — Of Hezekiah",
+		"INSTANCES OF — Of Jesus",
+		"INSTANCES OF — Of Jesus — Over Jerusalem",
+		"INSTANCES OF — Of Jesus — At the grave of Lazarus",
+		"INSTANCES OF — Of Mary Magdalene",
+		// A heading of no series keeps the items after it, whatever
+		// their first word.
+		"INSTANCES OF — Instances of",
+		"INSTANCES OF — Instances of — Peter",
+		"INSTANCES OF — Instances of — Of Paul",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+}
+
 // TestNaveTopicsIssues reads the whole module: every topic, and the
 // references that give no verses reported with their topic.
 func TestNaveTopicsIssues(t *testing.T) {
