@@ -135,6 +135,17 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, err
 	}
+	if ask, ok := writerQuestion(question); ok && len(opts.Context) == 0 {
+		// "Who wrote Romans?" is answered from the book's opening, which
+		// names its writer or does not (writer.go); "Who wrote Psalm 23?"
+		// asks that of the psalm, not what it says.
+		q, ok := a.writerQuestionFor(question, ask, maxRefs)
+		if !ok {
+			return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
+				References: []Reference{}}, nil
+		}
+		return a.write(ctx, q, Answer{}, opts.Extractive)
+	}
 	runs, rest := askedPassages(question, maxRefs)
 	if len(runs) == 0 {
 		runs, rest = contextPassages(question, opts.Context, maxRefs)

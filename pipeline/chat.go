@@ -132,6 +132,12 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- Nave's Topical Bible lists %s under %s", spanReference(p.Verses), f))
 		}
 	}
+	if w := q.Writer; w != nil {
+		if c := cited([]corpus.VerseID{w.Verse}); c != "" {
+			facts = append(facts, fmt.Sprintf("- %s names %s in its opening words %s; say whom the text names, not who tradition says wrote it",
+				upperFirst(w.Work), w.Name, c))
+		}
+	}
 	for _, w := range q.Words {
 		if c := cited(w.Verses); c != "" {
 			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",

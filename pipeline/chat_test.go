@@ -319,3 +319,27 @@ func TestChatConfigFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestChatWriterFact: asked who wrote a book, the model is offered the
+// verse naming its writer and told whom it names, and its answer is held
+// to that verse.
+func TestChatWriterFact(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Romans opens with Paul's name [1].", "Paul names himself as its writer [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	ans, err := setup(t).answerer(chat).Answer(t.Context(), "Who wrote Romans?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	prompt := f.last.Messages[len(f.last.Messages)-1].Content
+	f.mu.Unlock()
+	if !strings.Contains(prompt, "- The book of Romans names Paul in its opening words [1]") || !strings.Contains(prompt, "[1] Romans 1:1: Paul, a servant") {
+		t.Errorf("prompt lacks the writer fact or its verse:\n%s", prompt)
+	}
+	if ans.Fallback || ans.Generator != pipeline.GeneratorOpenAI || len(ans.References) != 1 || ans.References[0].Reference != "Romans 1:1" {
+		t.Errorf("answer %q (fallback %v %s) cites %+v", ans.Text, ans.Fallback, ans.FallbackReason, ans.References)
+	}
+}

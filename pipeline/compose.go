@@ -54,6 +54,11 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	if len(q.Passages) > 0 {
 		return c.passageDraft()
 	}
+	if q.Writer != nil {
+		if own := c.writerSentences(); len(own) > 0 {
+			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil
+		}
+	}
 	if len(q.Words) > 0 {
 		if own := c.wordSentences(); len(own) > 0 {
 			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil

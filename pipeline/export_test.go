@@ -55,3 +55,14 @@ func NearThemes(r *Retriever, question string) []string {
 	}
 	return out
 }
+
+// NamedWriter reads question as asking who wrote a book (writerQuestion)
+// and returns the verse of the book naming its writer, and the name.
+func NamedWriter(r *Retriever, question string) (ref, name string, asked, ok bool) {
+	ask, asked := writerQuestion(question)
+	if !asked {
+		return "", "", false, false
+	}
+	v, name, ok := r.namedWriter(ask)
+	return v.ID.String(), name, true, ok
+}

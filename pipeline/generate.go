@@ -52,6 +52,9 @@ type Question struct {
 	// what each is and means, and its candidates are verses translating
 	// them.
 	Words []WordFact
+	// Writer is set when the question asks who wrote a book or a psalm
+	// (writer.go): the verse naming the writer is its one candidate.
+	Writer *WriterFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

@@ -179,7 +179,9 @@ func ground(d Draft, cands []Candidate, maxRefs int) (groundedDraft, error) {
 	var sources [][]string
 	textOf := make(map[corpus.VerseID]string, len(cands))
 	for _, c := range cands {
-		textOf[c.Verse.ID] = c.Verse.Text
+		// A psalm's title is its first verse's wording too ("A Psalm of
+		// David"), read from the module like the text.
+		textOf[c.Verse.ID] = strings.TrimSpace(c.Verse.Title + " " + c.Verse.Text)
 	}
 	for _, g := range groups {
 		var b strings.Builder

@@ -670,3 +670,14 @@ var (
 	// lexNumber is a Strong's number in a definition.
 	lexNumber = regexp.MustCompile(`\b([GH][1-9][0-9]*)\b`)
 )
+
+// alwaysCapital reports whether the KJV's tagged words write the
+// lower-cased word l, wherever they use it, with a capital: a name, even
+// one that only opens verses ("Jude").
+func (x *Lexicon) alwaysCapital(l string) bool {
+	uses := 0
+	for _, n := range x.english[l] {
+		uses += n
+	}
+	return uses > 0 && x.capital[l] == uses
+}
