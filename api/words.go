@@ -77,7 +77,8 @@ type WordResponse struct {
 	Word WordEntry `json:"word"`
 	// KJVWords are the English words the KJV's tags give it, commonest
 	// first: what the KJV actually writes, where Renderings are Strong's
-	// own list.
+	// own list. A tag covering only the word a Greek case stands for
+	// counts that word ("to" of G80, six times).
 	KJVWords []KJVWord `json:"kjvWords"`
 	// VerseCount counts the verses that hold it; Verses are those from
 	// Offset on, at most Limit, in canonical order, each with its text.
