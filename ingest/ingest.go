@@ -255,7 +255,7 @@ func Corpus(ctx context.Context, st *store.Store, opts Options) (Report, error) 
 // FormatVersion names the current way markup becomes rows; bump it when
 // PlainText, the mapping, the glosses or the Strong's tables change so
 // existing databases re-ingest.
-const FormatVersion = "rows-v8"
+const FormatVersion = "rows-v9"
 
 // withoutUSFM drops the USFM marker "\nd " that the KJV module writes
 // as text in 27 verses ("by my name \nd JEHOVAH"), where it opens the

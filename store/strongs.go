@@ -23,7 +23,7 @@ type StrongsCounts struct {
 // inside tx, with COPY. Ingest runs it in the corpus transaction
 // (ReplaceCorpus's extra), after the verses the words point to.
 func CopyStrongs(ctx context.Context, tx pgx.Tx, lemmas []corpus.Lemma, words []corpus.TaggedWord) (StrongsCounts, error) {
-	if _, err := tx.Exec(ctx, `TRUNCATE verse_words, strongs`); err != nil {
+	if _, err := tx.Exec(ctx, `TRUNCATE strongs_words, verse_words, strongs`); err != nil {
 		return StrongsCounts{}, fmt.Errorf("store: copy strongs: truncate: %w", err)
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"strongs"},
@@ -43,6 +43,25 @@ func CopyStrongs(ctx context.Context, tx pgx.Tx, lemmas []corpus.Lemma, words []
 		}))
 	if err != nil {
 		return StrongsCounts{}, fmt.Errorf("store: copy verse words: %w", err)
+	}
+	// What GET /words/{number} shows of the tags, counted once here. The
+	// English words are lower-cased, without what follows an apostrophe
+	// ("love’s") or a leading article ("the love"), the way people look
+	// words up.
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO strongs_words (number, word, count)
+		SELECT number, w, count(*) FROM (
+			SELECT number, lower(regexp_replace(regexp_replace(word, '[’''].*$', ''), '^(the|a|an) ', '', 'i')) AS w
+			FROM verse_words) x
+		WHERE w <> '' AND w NOT IN ('the', 'a', 'an')
+		GROUP BY number, w`); err != nil {
+		return StrongsCounts{}, fmt.Errorf("store: count strongs words: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE strongs s SET uses = c.uses, verses = c.verses
+		FROM (SELECT number, count(*) AS uses, count(DISTINCT verse_id) AS verses FROM verse_words GROUP BY number) c
+		WHERE s.number = c.number`); err != nil {
+		return StrongsCounts{}, fmt.Errorf("store: count strongs uses: %w", err)
 	}
 	return StrongsCounts{Lemmas: len(lemmas), Words: len(words)}, nil
 }
@@ -133,8 +152,9 @@ type LemmaUses struct {
 	Verses     []corpus.VerseID
 }
 
-// LemmaUses reads where the KJV translates number: the counts, and the
-// verses from the offset-th (0-based) on, at most limit of them.
+// LemmaUses reads where the KJV translates number: the counts (made at
+// ingest, CopyStrongs), and the verses from the offset-th (0-based) on,
+// at most limit of them.
 func (s *Store) LemmaUses(ctx context.Context, number string, limit, offset int) (LemmaUses, error) {
 	var u LemmaUses
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
@@ -142,14 +162,7 @@ func (s *Store) LemmaUses(ctx context.Context, number string, limit, offset int)
 		return u, fmt.Errorf("store: lemma uses: %w", err)
 	}
 	defer tx.Rollback(ctx)
-	// The words are lower-cased and stripped of the article and the
-	// punctuation the tags take in ("the love", "love’s" are "love").
-	rows, err := tx.Query(ctx, `
-		SELECT w, count(*) FROM (
-			SELECT lower(regexp_replace(regexp_replace(word, '[’''].*$', ''), '^(the|a|an) ', '', 'i')) AS w
-			FROM verse_words WHERE number = $1) x
-		WHERE w <> '' AND w NOT IN ('the', 'a', 'an')
-		GROUP BY w ORDER BY count(*) DESC, w`, number)
+	rows, err := tx.Query(ctx, `SELECT word, count FROM strongs_words WHERE number = $1 ORDER BY count DESC, word`, number)
 	if err != nil {
 		return u, fmt.Errorf("store: lemma uses: %w", err)
 	}
@@ -157,9 +170,8 @@ func (s *Store) LemmaUses(ctx context.Context, number string, limit, offset int)
 	if err != nil {
 		return u, fmt.Errorf("store: lemma uses: %w", err)
 	}
-	err = tx.QueryRow(ctx, `SELECT count(*), count(DISTINCT verse_id) FROM verse_words WHERE number = $1`, number).
-		Scan(&u.Uses, &u.VerseCount)
-	if err != nil {
+	err = tx.QueryRow(ctx, `SELECT uses, verses FROM strongs WHERE number = $1`, number).Scan(&u.Uses, &u.VerseCount)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return u, fmt.Errorf("store: lemma uses: %w", err)
 	}
 	rows, err = tx.Query(ctx, `SELECT DISTINCT verse_id FROM verse_words WHERE number = $1

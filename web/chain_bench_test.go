@@ -44,16 +44,48 @@ func BenchmarkAuthChain(b *testing.B) {
 // server spends per request besides the two Redis round trips. Run with
 // -benchmem; the allocations are the figure to watch.
 func BenchmarkScripture(b *testing.B) {
+	srv, key := benchServer(b)
+	for b.Loop() {
+		res, err := srv.App().Test(apiRequest("GET", "/api/v1/scripture?ref=Psalms+119", key), -1)
+		if err != nil || res.StatusCode != 200 {
+			b.Fatalf("%v %v", res, err)
+		}
+		io.Copy(io.Discard, res.Body)
+	}
+}
+
+// BenchmarkWord measures GET /words/{number} of the Greek word the KJV's
+// tags give most (G2532, "and": some 9,000 words) and of agape (G26,
+// about a hundred): the counts and the page of verses are read from
+// Postgres on each request.
+func BenchmarkWord(b *testing.B) {
+	srv, key := benchServer(b)
+	for _, n := range []string{"G26", "G2532"} {
+		b.Run(n, func(b *testing.B) {
+			for b.Loop() {
+				res, err := srv.App().Test(apiRequest("GET", "/api/v1/words/"+n, key), -1)
+				if err != nil || res.StatusCode != 200 {
+					b.Fatalf("%v %v", res, err)
+				}
+				io.Copy(io.Discard, res.Body)
+			}
+		})
+	}
+}
+
+// benchServer is a server on the real corpus, its passages in memory and
+// without the suite's contract check, which validates every response
+// against the OpenAPI document at far more cost than the request; and an
+// internal-plan key.
+func benchServer(b *testing.B) (*Server, string) {
 	st := storetest.NewCorpusStore(b)
 	if _, err := st.LoadPassages(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	_, rc := storetest.NewRedis(b)
-	// The suite's contract check validates every response against the
-	// OpenAPI document, which costs far more than the request itself.
 	check := contractCheck
 	contractCheck = nil
-	defer func() { contractCheck = check }()
+	b.Cleanup(func() { contractCheck = check })
 	srv := NewTestServer(b, Config{}, Deps{Store: st, Redis: rc, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	a, err := st.CreateAccount(context.Background(), "bench@example.com", "", store.PlanInternal, false)
 	if err != nil {
@@ -63,11 +95,5 @@ func BenchmarkScripture(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		res, err := srv.App().Test(apiRequest("GET", "/api/v1/scripture?ref=Psalms+119", key), -1)
-		if err != nil || res.StatusCode != 200 {
-			b.Fatalf("%v %v", res, err)
-		}
-		io.Copy(io.Discard, res.Body)
-	}
+	return srv, key
 }
