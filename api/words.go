@@ -61,9 +61,6 @@ func Word(l corpus.Lemma, uses int) WordEntry {
 		Renderings: append([]string{}, l.Renderings...), Related: append([]string{}, l.Related...), KJVUses: uses}
 }
 
-// WordURL is the API link of a Strong's entry.
-func WordURL(number string) string { return "/api/v1/words/" + number }
-
 // KJVWord is an English word the KJV's Strong's tags give for a lemma,
 // lower-case, with how many times.
 type KJVWord struct {

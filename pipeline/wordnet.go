@@ -14,6 +14,14 @@ import (
 	"github.com/selahdev/selah/corpus/wordnet"
 )
 
+// lexNounCognition and lexNounCommunication are WordNet's lexicographer
+// file numbers of noun.cognition (what is seen or known: "vision") and
+// noun.communication (what is said or written: "words", "burden").
+const (
+	lexNounCognition     = 9
+	lexNounCommunication = 10
+)
+
 // lexNounPerson is WordNet's lexicographer file number of noun.person.
 const lexNounPerson = 18
 

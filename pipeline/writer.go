@@ -263,13 +263,6 @@ func clauseWords(clause string) []string {
 	return strings.FieldsFunc(clause, func(r rune) bool { return !unicode.IsLetter(r) && r != '’' && r != '\'' })
 }
 
-// WordNet's lexicographer files of what is said or written and of what
-// is seen or known.
-const (
-	lexNounCognition     = 9
-	lexNounCommunication = 10
-)
-
 // writingNoun reports whether one of w's WordNet noun senses is of
 // communication or cognition ("words", "burden", "vision").
 func (r *Retriever) writingNoun(w string) bool {
