@@ -119,7 +119,9 @@ func NewWordNetExpander(wn *wordnet.WordNet) *WordNetExpander {
 }
 
 // Related returns the synonyms, derivations and hypernyms of word's first
-// senses, each at the weight of its strongest relation.
+// senses, and the head an adjective satellite narrows (at a synonym's
+// weight: WordNet defines the satellite by it), each at the weight of its
+// strongest relation.
 func (e *WordNetExpander) Related(word string) []Related {
 	var out []Related
 	at := map[string]int{}
@@ -144,6 +146,9 @@ func (e *WordNetExpander) Related(word string) []Related {
 		}
 		for _, w := range s.Hypernyms {
 			add(w, wordNetHypernym)
+		}
+		for _, w := range s.Similar {
+			add(w, wordNetSynonym)
 		}
 	}
 	return out

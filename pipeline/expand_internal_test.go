@@ -41,3 +41,22 @@ func TestRelatedAtCollocation(t *testing.T) {
 		}
 	}
 }
+
+// TestRelatedSimilar: an adjective satellite is expanded to the head it
+// narrows at a synonym's weight ("unforgivable": "unpardonable").
+func TestRelatedSimilar(t *testing.T) {
+	t.Parallel()
+	wn, err := OpenWordNet(DefaultWordNetDir)
+	if err != nil {
+		t.Fatalf("open WordNet (run deploy/setup.sh): %v", err)
+	}
+	for _, r := range NewWordNetExpander(wn).Related("unforgivable") {
+		if r.Word == "unpardonable" {
+			if r.Weight != wordNetSynonym {
+				t.Errorf("unpardonable at %v, want %v", r.Weight, wordNetSynonym)
+			}
+			return
+		}
+	}
+	t.Error("Related(unforgivable) lacks unpardonable")
+}

@@ -77,9 +77,13 @@ type Synset struct {
 	// LexFile is the number of the lexicographer file the synset comes
 	// from, WordNet's coarse class of its sense (18 is noun.person; see
 	// lexnames(5WN)).
-	LexFile  uint8
-	pointers []pointer
-	frames   []frame
+	LexFile uint8
+	// Satellite is set for an adjective satellite (ss_type "s"): a sense
+	// WordNet defines by its head adjective, which it points to with
+	// "similar to" ("unforgivable" → "unpardonable").
+	Satellite bool
+	pointers  []pointer
+	frames    []frame
 }
 
 // frame is a verb frame of a synset: frames(5WN)'s number (1 "Something
@@ -110,6 +114,11 @@ type Sense struct {
 	// Hypernyms are the words of the synset's hypernyms and instance
 	// hypernyms (pointers "@" and "@i").
 	Hypernyms []string
+	// Similar, for an adjective satellite, are the words of its head
+	// adjective (pointer "&" from a satellite): the sense the satellite
+	// narrows, so near a synonym. A head's pointers to its many
+	// satellites are not followed.
+	Similar []string
 	// Frames are a verb sense's sentence frames for the lemma, by
 	// frames(5WN)'s numbers: 2 is "Somebody ----s", 8 "Somebody ----s
 	// something".
@@ -219,7 +228,7 @@ func (w *WordNet) readData(path string, p POS) error {
 		if err != nil {
 			return fmt.Errorf("synset %s lexicographer file %q", f[0], f[1])
 		}
-		s := &Synset{POS: p, Offset: uint32(off), Gloss: strings.TrimSpace(string(gloss)), LexFile: uint8(lex)}
+		s := &Synset{POS: p, Offset: uint32(off), Gloss: strings.TrimSpace(string(gloss)), LexFile: uint8(lex), Satellite: f[2] == "s"}
 		nw, err := strconv.ParseUint(f[3], 16, 8)
 		if err != nil {
 			return fmt.Errorf("synset %s word count %q", f[0], f[3])
@@ -457,6 +466,10 @@ func (w *WordNet) sense(lemma string, s *Synset) Sense {
 			}
 		case "@", "@i":
 			se.Hypernyms = appendTargets(se.Hypernyms, t, 0)
+		case "&":
+			if s.Satellite {
+				se.Similar = appendTargets(se.Similar, t, 0)
+			}
 		}
 	}
 	for _, fr := range s.frames {

@@ -86,6 +86,22 @@ func TestDerivedAndVerbs(t *testing.T) {
 	}
 }
 
+// TestSimilar: an adjective satellite carries its head's words
+// ("unforgivable" narrows "unpardonable"); a head does not carry its
+// satellites.
+func TestSimilar(t *testing.T) {
+	t.Parallel()
+	w := open(t)
+	s := w.Senses("unforgivable", 1)
+	if len(s) != 1 || !s[0].Satellite || !slices.Contains(s[0].Similar, "unpardonable") {
+		t.Fatalf("Senses(unforgivable, 1) = %+v, want a satellite similar to unpardonable", s)
+	}
+	h := w.Senses("unpardonable", 1)
+	if len(h) != 1 || h[0].Satellite || len(h[0].Similar) > 0 {
+		t.Errorf("Senses(unpardonable, 1) = %+v, want a head with no Similar", h)
+	}
+}
+
 // TestVerbFrames: a verb sense carries its sentence frames, the
 // synset's and those for its own word: "assign" (sense 1) takes an
 // object, "return" (sense 1, "go or come back") stands alone.
