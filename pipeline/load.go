@@ -121,6 +121,9 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Noun = func(w string) bool { return wn.Has(w, wordnet.Noun) }
 	router.Verb = func(w string) bool { return wn.Has(w, wordnet.Verb) }
 	router.SetSpellings(titleSpellings(wn, router.Titles()))
+	router.AddNames(titleSynonyms(wn, router.Titles(), func(title string) bool {
+		return r.namesEntity(title) || !r.inBible(titleNames(title)[0])
+	}))
 	places := placeDefinitions(wn)
 	router.Defines = func(w string) []string { return places[w] }
 	r.Common = func(w string) bool { return r.commonName(wn, w) }

@@ -118,6 +118,12 @@ func endsPhrase(field string) bool {
 	return len(r) > 0 && !unicode.IsLetter(r[len(r)-1])
 }
 
+// inBible reports whether the KJV or the WEB writes any word of text
+// (the speller's words: the texts themselves, not the index's glosses).
+func (r *Retriever) inBible(text string) bool {
+	return slices.ContainsFunc(letterRuns(strings.ToLower(text)), func(w string) bool { return r.speller.known[w] })
+}
+
 // namesEntity reports whether a Nave's topic title ("RUTH", "JESUS, THE
 // CHRIST", "ANGEL (A SPIRIT)") begins with a proper name of the KJV.
 func (r *Retriever) namesEntity(title string) bool {

@@ -597,6 +597,42 @@ func titleNames(title string) []string {
 	return names
 }
 
+// AddNames gives topics (by title, as Titles gives them) more names
+// (titleSynonyms: WordNet's synonyms of a title), read as the title is:
+// "What are the ten commandments?" names DECALOGUE. A word of a name
+// that Nave's never uses is as rare as the rarest. Call it before
+// routing; a title the router does not have is skipped.
+func (r *NaveRouter) AddNames(names map[string][]string) {
+	for _, title := range slices.Sorted(maps.Keys(names)) {
+		t, ok := r.byTitle[strings.ToUpper(title)]
+		if !ok {
+			continue
+		}
+		for _, n := range names[title] {
+			var ids []int32
+			r.an.terms(n, func(term string) {
+				id, ok := r.terms[term]
+				if !ok {
+					id = int32(len(r.idf))
+					r.terms[term] = id
+					r.idf = append(r.idf, r.maxIDF)
+					r.byName = append(r.byName, nil)
+					r.byEntry = append(r.byEntry, nil)
+				}
+				if !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			})
+			if len(ids) == 0 {
+				continue
+			}
+			i := int32(len(r.names))
+			r.names = append(r.names, routeName{topic: t, terms: ids})
+			r.names[i].mass = r.post(r.byName, ids, i)
+		}
+	}
+}
+
 // queryTerms analyses a query into distinct term ids (-1 for a term Nave
 // never uses) and their total rarity mass.
 func (r *NaveRouter) queryTerms(query string) (ids []int32, weights []float64, names []bool, mass float64) {

@@ -226,6 +226,45 @@ func TestNaveRouterSpelling(t *testing.T) {
 	}
 }
 
+// TestNaveRouterSynonyms: a question naming a topic by a WordNet synonym
+// of its title (titleSynonyms) routes as the title does; the bare
+// router, without WordNet, does not. A capitalised synonym of a word the
+// KJV writes as no name (WordNet's only Amen is the Egyptian god) names
+// nothing.
+func TestNaveRouterSynonyms(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	bare := b.router(t)
+	for q, topic := range map[string]string{
+		"what does the bible say about obesity": "CORPULENCY",
+		"can we agree to an armistice":          "TRUCE",
+		"Who was Saint Jude?":                   "THADDAEUS",
+		"when is lying under oath forgiven":     "PERJURY",
+	} {
+		got, err := b.r.Router.Route(b.ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0].Topic != topic {
+			t.Errorf("%q routed to %v, want %s", q, describe(got), topic)
+		}
+		got, err = bare.Route(b.ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 && got[0].Topic == topic {
+			t.Errorf("%q routed to %s without WordNet's synonyms: the case shows nothing", q, topic)
+		}
+	}
+	got, err := b.r.Router.Route(b.ctx, "who was amun", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > 0 && got[0].Topic == "AMEN" {
+		t.Errorf("\"who was amun\" routed to AMEN: %v", describe(got))
+	}
+}
+
 func describe(rs []pipeline.Routed) string {
 	var b strings.Builder
 	for _, r := range rs {

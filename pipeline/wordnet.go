@@ -577,3 +577,76 @@ func titleSpellings(wn *wordnet.WordNet, titles []string) map[string]string {
 	}
 	return out
 }
+
+// titleSynonyms maps Nave's titles (upper case, as titles gives them) to
+// the other words of their WordNet synset, for the router to read as
+// more names of the topic (NaveRouter.AddNames): "ten commandments" is
+// DECALOGUE, "holy eucharist" EUCHARIST, "whorehouse" BROTHEL, "bearing
+// false witness" PERJURY. The bridge is WordNet's, and kept where the
+// synset is not in doubt: the title's first name and the synonym each
+// have that one sense in WordNet (a word of several senses, "period" of
+// MENSTRUATION, "draft" of CONSCRIPTION, means something else as often).
+// Left out: a synonym that is another title, a synonym of two titles,
+// and one that repeats a word of the title ("life eternal", "sir leslie
+// stephen": it names nothing the title does not). A capitalised synonym
+// (a proper name: "Amun" of AMEN, "Ten Commandments" of DECALOGUE) is
+// kept only for a title capitals allows (LoadRetriever: a name the KJV
+// gives, or a word the Bible never writes), since WordNet's one sense of
+// a Bible word may be something else of that name.
+func titleSynonyms(wn *wordnet.WordNet, titles []string, capitals func(title string) bool) map[string][]string {
+	isTitle := map[string]bool{}
+	for _, t := range titles {
+		for _, n := range titleNames(t) {
+			isTitle[strings.ToLower(n)] = true
+		}
+	}
+	// onlySense returns word's one synset, or nil when WordNet gives it
+	// none or several (in any part of speech).
+	onlySense := func(word string) *wordnet.Synset {
+		var only *wordnet.Synset
+		for _, l := range wn.Lookup(word) {
+			if l.Lemma != word {
+				continue
+			}
+			for _, s := range l.Senses {
+				if only != nil {
+					return nil
+				}
+				only = s.Synset
+			}
+		}
+		return only
+	}
+	claimed := map[string][]string{}
+	for _, t := range titles {
+		name := strings.ToLower(titleNames(t)[0])
+		s := onlySense(name)
+		if s == nil {
+			continue
+		}
+		for _, w := range s.Words {
+			lw := strings.ToLower(w)
+			if lw == name || isTitle[lw] || onlySense(lw) != s || sharesWord(lw, name) ||
+				w != lw && !capitals(t) || strings.ContainsFunc(w, unicode.IsDigit) {
+				continue
+			}
+			if !slices.Contains(claimed[lw], t) {
+				claimed[lw] = append(claimed[lw], t)
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, w := range slices.Sorted(maps.Keys(claimed)) {
+		if ts := claimed[w]; len(ts) == 1 {
+			out[ts[0]] = append(out[ts[0]], w)
+		}
+	}
+	return out
+}
+
+// sharesWord reports whether phrases a and b (lower case) have a word in
+// common.
+func sharesWord(a, b string) bool {
+	bs := letterRuns(b)
+	return slices.ContainsFunc(letterRuns(a), func(w string) bool { return slices.Contains(bs, w) })
+}
