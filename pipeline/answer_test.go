@@ -392,6 +392,10 @@ func TestAnswerReads(t *testing.T) {
 		// verb's object: JESUS' "Parable of the barren fig tree" told of
 		// him; the search's Luke 19:4 answers.
 		{"object", "who climbed a tree to see jesus", []string{"Luke 19:2-4"}},
+		// A title of two words WordNet does not hold is a kind of its
+		// head: UNPARDONABLE SIN was no theme (its sense unknown), and
+		// SIN's key passages answered with Romans 3:23.
+		{"compound title", "What is the unpardonable sin?", []string{"Matthew 12:31-32", "Mark 3:28-29", "Luke 12:10"}},
 		// A what-question that names a theme's entry better than any
 		// theme asks of the entry: LOST SHEEP's "Parable of", where
 		// SHEEP's key passages (John 10:11, Psalms 23:1) answered.

@@ -212,7 +212,30 @@ func (s *senses) titleNouns(name string) []wordnet.Lemma {
 			}
 		}
 	}
+	if len(nouns) == 0 && len(lemmas) == 0 {
+		// A name of several words WordNet does not hold ("UNPARDONABLE
+		// SIN", "SECOND DEATH") is a kind of what its head names: the
+		// word before "of", else the last (English puts a compound's
+		// head last, a phrase's before its complement).
+		if head := nameHead(name); head != "" {
+			return s.titleNouns(head)
+		}
+	}
 	return nouns
+}
+
+// nameHead is the head word of a name of several words ("sin" of
+// "unpardonable sin", "mark" of "mark of the beast"), "" for a name of
+// one word.
+func nameHead(name string) string {
+	words := letterRuns(strings.ToLower(name))
+	if len(words) < 2 {
+		return ""
+	}
+	if i := slices.Index(words, "of"); i > 0 {
+		return words[i-1]
+	}
+	return words[len(words)-1]
 }
 
 // namedAsNoun reports whether the question holds the topic's word as a
