@@ -54,7 +54,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.849, W: [3]float64{2.387, -6.936, 5.592}}
+var themeGate = ThemeGate{Bias: -1.858, W: [3]float64{2.379, -6.927, 5.454}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
