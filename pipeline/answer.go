@@ -188,6 +188,18 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		query = withoutSpeaker(query)
 	}
 	v := voice{jesus: jesus}
+	if jesus && fu.Subject == "" && len(opts.Context) == 0 && asksOccasion(question) {
+		// "What did Jesus say to the woman at the well?": his words
+		// where Nave's tells the occasion (occasion.go).
+		rv := a.r.newRelevance(withoutSpeaker(question))
+		said, told, err := a.occasion(ctx, question, rv)
+		if err != nil {
+			return Answer{}, err
+		}
+		if len(said) > 0 {
+			return a.occasionAnswer(ctx, withoutSpeaker(question), rv, said, told, maxRefs, opts.Extractive)
+		}
+	}
 	if !jesus {
 		if b, rest, ok := bookAsked(query, a.r.Speech); ok {
 			// So is a book ("What does Proverbs say about fools?"): its

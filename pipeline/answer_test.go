@@ -354,6 +354,35 @@ func TestAnswerInstance(t *testing.T) {
 	}
 }
 
+// TestAnswerOccasion: a question asking what Jesus said to someone or
+// at an event is answered with his words there, and only his: "to the
+// woman at the well" was declined, and "to Zacchaeus" quoted Zacchaeus.
+func TestAnswerOccasion(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, want := range map[string][]string{
+		"What did Jesus say to the woman at the well?": {"John 4:7-26"},
+		"What did Jesus say to Zacchaeus?":             {"Luke 19:5", "Luke 19:9-10"},
+		"What did Jesus say to Nicodemus?":             {"John 3:3-21"},
+	} {
+		ans := b.ask(t, q)
+		checkGrounded(t, b.st, ans, 3)
+		if ans.NoPassage || !citesAny(ans, storetest.Verses(t, want...)) {
+			t.Errorf("%q cites %+v, want one of %v", q, ans.References, want)
+			continue
+		}
+		for _, ref := range ans.References {
+			verses, err := b.st.VersesByID(t.Context(), ref.VerseIDs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(verses, func(v corpus.Verse) bool { return v.WordsOfChrist }) {
+				t.Errorf("%q cites %s, which holds no word of his", q, ref.Reference)
+			}
+		}
+	}
+}
+
 // TestAnswerReads: questions the offline answer once read wrongly are
 // answered, citing one of the passages that answer them.
 func TestAnswerReads(t *testing.T) {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"slices"
 
 	"github.com/selahdev/selah/corpus"
 )
@@ -40,4 +41,44 @@ func (rv *relevance) evidence(id corpus.VerseID) float64 {
 	}
 	got := rv.r.lex.coverage(rv.q.typed, d) * float64(rv.q.words)
 	return math.Round(got/total*1e4) / 1e4
+}
+
+// passage is the share of the question's typed words (idf-weighted; a
+// word the corpus has never seen weighs as the rarest) that any of the
+// verses holds: how much of a question a passage speaks to as a whole,
+// when no one verse names both the woman and the well.
+func (rv *relevance) passage(ids []corpus.VerseID) float64 {
+	l := rv.r.lex
+	total := float64(rv.q.unknown) * l.maxIDF
+	held := map[int32]bool{}
+	for _, id := range ids {
+		d, ok := l.docIndex[id]
+		if !ok {
+			continue
+		}
+		for _, q := range rv.q.typed {
+			if q.weight < 1 || q.bigram || held[q.id] {
+				continue
+			}
+			if _, ok := slices.BinarySearch(l.docTerms[d], q.id); ok {
+				held[q.id] = true
+			}
+		}
+	}
+	var got float64
+	seen := map[int32]bool{}
+	for _, q := range rv.q.typed {
+		if q.weight < 1 || q.bigram || seen[q.id] {
+			continue
+		}
+		seen[q.id] = true
+		total += l.idf[q.id]
+		if held[q.id] {
+			got += l.idf[q.id]
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return got / total
 }

@@ -87,6 +87,7 @@ func TestWriterAsked(t *testing.T) {
 func TestAsksJesusWords(t *testing.T) {
 	t.Parallel()
 	for q, want := range map[string]bool{
+		"why did jesus teach in parables":                       false, // a reason
 		"What did Jesus say about worry?":                       true,
 		"what does Jesus teach about prayer":                    true,
 		"jesus on forgiveness":                                  true,
@@ -103,6 +104,26 @@ func TestAsksJesusWords(t *testing.T) {
 	} {
 		if got := asksJesusWords(q, nil); got != want {
 			t.Errorf("asksJesusWords(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestAsksOccasion: a question asking what Jesus said to someone or at
+// an event asks for his words there; one asking what he said about a
+// subject, or "on" a subject as a heading does, asks for his teaching.
+func TestAsksOccasion(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"What did Jesus say to the woman at the well?":       true,
+		"what did jesus say when he was baptized":            true,
+		"What did Jesus say on the cross?":                   true,
+		"what were the words Jesus spoke at the last supper": true,
+		"What did Jesus say about worry?":                    false,
+		"jesus on forgiveness":                               false,
+		"what does Jesus teach about prayer":                 false,
+	} {
+		if got := asksOccasion(q); got != want {
+			t.Errorf("asksOccasion(%q) = %v, want %v", q, got, want)
 		}
 	}
 }
