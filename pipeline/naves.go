@@ -225,19 +225,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 	r := &NaveRouter{terms: map[string]int32{}}
 	var df []int
 	intern := func(text string) []int32 {
-		var ids []int32
-		r.an.terms(text, func(t string) {
-			id, ok := r.terms[t]
-			if !ok {
-				id = int32(len(r.terms))
-				r.terms[t] = id
-				df = append(df, 0)
-			}
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
-		})
-		return ids
+		return r.intern(text, func() { df = append(df, 0) })
 	}
 	docs := 0
 	count := func(ids []int32) {
@@ -597,10 +585,29 @@ func titleNames(title string) []string {
 	return names
 }
 
+// intern returns the distinct term ids of text's terms, giving a term
+// the router has not seen the next id and calling added for it, so that
+// the tables by term id grow with it.
+func (r *NaveRouter) intern(text string, added func()) []int32 {
+	var ids []int32
+	r.an.terms(text, func(t string) {
+		id, ok := r.terms[t]
+		if !ok {
+			id = int32(len(r.terms))
+			r.terms[t] = id
+			added()
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	})
+	return ids
+}
+
 // AddNames gives topics (by title, as Titles gives them) more names
 // (titleSynonyms: WordNet's synonyms of a title), read as the title is:
-// "What are the ten commandments?" names DECALOGUE. A word of a name
-// that Nave's never uses is as rare as the rarest. Call it before
+// "What does the Bible say about obesity?" names CORPULENCY. A word of a
+// name that Nave's never uses is as rare as the rarest. Call it before
 // routing; a title the router does not have is skipped.
 func (r *NaveRouter) AddNames(names map[string][]string) {
 	for _, title := range slices.Sorted(maps.Keys(names)) {
@@ -609,19 +616,10 @@ func (r *NaveRouter) AddNames(names map[string][]string) {
 			continue
 		}
 		for _, n := range names[title] {
-			var ids []int32
-			r.an.terms(n, func(term string) {
-				id, ok := r.terms[term]
-				if !ok {
-					id = int32(len(r.idf))
-					r.terms[term] = id
-					r.idf = append(r.idf, r.maxIDF)
-					r.byName = append(r.byName, nil)
-					r.byEntry = append(r.byEntry, nil)
-				}
-				if !slices.Contains(ids, id) {
-					ids = append(ids, id)
-				}
+			ids := r.intern(n, func() {
+				r.idf = append(r.idf, r.maxIDF)
+				r.byName = append(r.byName, nil)
+				r.byEntry = append(r.byEntry, nil)
 			})
 			if len(ids) == 0 {
 				continue

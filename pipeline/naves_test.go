@@ -202,13 +202,21 @@ func TestNaveRouterSeeHeadings(t *testing.T) {
 func TestNaveRouterSpelling(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	bare := b.router(t)
-	for q, topic := range map[string]string{
+	checkWordNetRoutes(t, b, "spellings", map[string]string{
 		"how can I be a good neighbour to people like that": "NEIGHBOR",
 		"our neighbours are loud and rude":                  "NEIGHBOR", // an inflection, read by its term
 		"Put on the whole armour of God":                    "ARMOR",
 		"what is the judgement":                             "JUDGMENT",
-	} {
+	})
+}
+
+// checkWordNetRoutes checks that each question routes first to its
+// topic with the router as the worker wires it, and not with the bare
+// router, which lacks what WordNet gives it (what).
+func checkWordNetRoutes(t *testing.T, b bundle, what string, cases map[string]string) {
+	t.Helper()
+	bare := b.router(t)
+	for q, topic := range cases {
 		got, err := b.r.Router.Route(b.ctx, q, 5)
 		if err != nil {
 			t.Fatal(err)
@@ -221,7 +229,7 @@ func TestNaveRouterSpelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(got) > 0 && got[0].Topic == topic {
-			t.Errorf("%q routed to %s without WordNet's spellings: the case shows nothing", q, topic)
+			t.Errorf("%q routed to %s without WordNet's %s: the case shows nothing", q, topic, what)
 		}
 	}
 }
@@ -234,28 +242,12 @@ func TestNaveRouterSpelling(t *testing.T) {
 func TestNaveRouterSynonyms(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	bare := b.router(t)
-	for q, topic := range map[string]string{
+	checkWordNetRoutes(t, b, "synonyms", map[string]string{
 		"what does the bible say about obesity": "CORPULENCY",
 		"can we agree to an armistice":          "TRUCE",
 		"Who was Saint Jude?":                   "THADDAEUS",
 		"when is lying under oath forgiven":     "PERJURY",
-	} {
-		got, err := b.r.Router.Route(b.ctx, q, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) == 0 || got[0].Topic != topic {
-			t.Errorf("%q routed to %v, want %s", q, describe(got), topic)
-		}
-		got, err = bare.Route(b.ctx, q, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) > 0 && got[0].Topic == topic {
-			t.Errorf("%q routed to %s without WordNet's synonyms: the case shows nothing", q, topic)
-		}
-	}
+	})
 	got, err := b.r.Router.Route(b.ctx, "who was amun", 5)
 	if err != nil {
 		t.Fatal(err)

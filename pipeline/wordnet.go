@@ -580,8 +580,8 @@ func titleSpellings(wn *wordnet.WordNet, titles []string) map[string]string {
 
 // titleSynonyms maps Nave's titles (upper case, as titles gives them) to
 // the other words of their WordNet synset, for the router to read as
-// more names of the topic (NaveRouter.AddNames): "ten commandments" is
-// DECALOGUE, "holy eucharist" EUCHARIST, "whorehouse" BROTHEL, "bearing
+// more names of the topic (NaveRouter.AddNames): "obesity" is
+// CORPULENCY, "holy eucharist" EUCHARIST, "whorehouse" BROTHEL, "bearing
 // false witness" PERJURY. The bridge is WordNet's, and kept where the
 // synset is not in doubt: the title's first name and the synonym each
 // have that one sense in WordNet (a word of several senses, "period" of
@@ -589,7 +589,7 @@ func titleSpellings(wn *wordnet.WordNet, titles []string) map[string]string {
 // Left out: a synonym that is another title, a synonym of two titles,
 // and one that repeats a word of the title ("life eternal", "sir leslie
 // stephen": it names nothing the title does not). A capitalised synonym
-// (a proper name: "Amun" of AMEN, "Ten Commandments" of DECALOGUE) is
+// (a proper name: "Amun" of AMEN, "Holy Eucharist" of EUCHARIST) is
 // kept only for a title capitals allows (LoadRetriever: a name the KJV
 // gives, or a word the Bible never writes), since WordNet's one sense of
 // a Bible word may be something else of that name.
