@@ -191,13 +191,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if jesus && fu.Subject == "" && len(opts.Context) == 0 && asksOccasion(question) {
 		// "What did Jesus say to the woman at the well?": his words
 		// where Nave's tells the occasion (occasion.go).
-		rv := a.r.newRelevance(withoutSpeaker(question))
+		asked := withoutSpeaker(question)
+		rv := a.r.newRelevance(asked)
 		said, told, err := a.occasion(ctx, question, rv)
 		if err != nil {
 			return Answer{}, err
 		}
 		if len(said) > 0 {
-			return a.occasionAnswer(ctx, withoutSpeaker(question), rv, said, told, maxRefs, opts.Extractive)
+			return a.occasionAnswer(ctx, asked, rv, said, told, maxRefs, opts.Extractive)
 		}
 	}
 	if !jesus {

@@ -210,10 +210,7 @@ func (a *Answerer) byQuestion(question string, rs []Routed, rv *relevance) []Rou
 		score[r.Verse] = rv.evidence(r.Verse)
 	}
 	if lk, ok := a.r.Dense.(likeness); ok {
-		ids := make([]corpus.VerseID, len(rs))
-		for i, r := range rs {
-			ids[i] = r.Verse
-		}
+		ids := routedVerses(rs)
 		for i, s := range lk.Similarity(question, ids) {
 			score[ids[i]] += s
 		}
@@ -229,17 +226,22 @@ func namesTopic(routed []Routed) bool {
 	return len(routed) > 0 && routed[0].Score >= routeNames
 }
 
+// routedVerses are the verses of routes, in their order.
+func routedVerses(routes []Routed) []corpus.VerseID {
+	ids := make([]corpus.VerseID, len(routes))
+	for i, r := range routes {
+		ids[i] = r.Verse
+	}
+	return ids
+}
+
 // withRoutedVerses fuses hits with the routed verses. Every search hit
 // stays a candidate, so there are at most len(hits)+len(routed).
 func (a *Answerer) withRoutedVerses(ctx context.Context, hits []Hit, routed []Routed) ([]Hit, error) {
 	if len(routed) == 0 {
 		return hits, nil
 	}
-	ids := make([]corpus.VerseID, len(routed))
-	for i, r := range routed {
-		ids[i] = r.Verse
-	}
-	verses, err := a.st.VersesByID(ctx, ids)
+	verses, err := a.st.VersesByID(ctx, routedVerses(routed))
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: routed verses: %w", err)
 	}

@@ -395,6 +395,12 @@ func (l *Lexical) coverage(qs []qterm, doc int32) float64 {
 // information the verse holds. A word the corpus has never seen (unknown
 // of them) weighs as much as the rarest word it has.
 func (l *Lexical) idfCoverage(qs []qterm, unknown int, doc int32) float64 {
+	return l.idfCoverageAny(qs, unknown, []int32{doc})
+}
+
+// idfCoverageAny is idfCoverage of docs together: a word counts as held
+// when any of them holds it.
+func (l *Lexical) idfCoverageAny(qs []qterm, unknown int, docs []int32) float64 {
 	total := float64(unknown) * l.maxIDF
 	var got float64
 	for _, q := range qs {
@@ -402,7 +408,10 @@ func (l *Lexical) idfCoverage(qs []qterm, unknown int, doc int32) float64 {
 			continue
 		}
 		total += l.idf[q.id]
-		if _, ok := slices.BinarySearch(l.docTerms[doc], q.id); ok {
+		if slices.ContainsFunc(docs, func(d int32) bool {
+			_, ok := slices.BinarySearch(l.docTerms[d], q.id)
+			return ok
+		}) {
 			got += l.idf[q.id]
 		}
 	}

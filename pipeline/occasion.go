@@ -75,7 +75,6 @@ func (a *Answerer) occasion(ctx context.Context, question string, rv *relevance)
 	}
 	type entry struct {
 		routes []Routed
-		verses []corpus.VerseID
 		held   float64
 	}
 	var entries []*entry
@@ -92,11 +91,10 @@ func (a *Answerer) occasion(ctx context.Context, question string, rv *relevance)
 			entries = append(entries, e)
 		}
 		e.routes = append(e.routes, r)
-		e.verses = append(e.verses, r.Verse)
 	}
 	best := 0.0
 	for _, e := range entries {
-		e.held = rv.passage(e.verses)
+		e.held = rv.passage(routedVerses(e.routes))
 		best = max(best, e.held)
 	}
 	entries = slices.DeleteFunc(entries, func(e *entry) bool { return e.held < best })
@@ -105,7 +103,7 @@ func (a *Answerer) occasion(ctx context.Context, question string, rv *relevance)
 	}
 	var ids []corpus.VerseID
 	for _, e := range entries {
-		for _, id := range slices.Sorted(slices.Values(e.verses)) {
+		for _, id := range slices.Sorted(slices.Values(routedVerses(e.routes))) {
 			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
@@ -150,11 +148,11 @@ const (
 )
 
 // occasionAnswer answers from his words on the occasion (said, in Nave's
-// order): each a candidate that needs no word of the question to be
-// relevant (Key), in that order, with the verses that finish their
-// sentences; told are the occasion's entries. The order is the occasion's: ranked by the question's words
-// each holds, "the woman at the well" put "Daughter, thy faith hath made
-// thee whole" (the WEB's "made well") before the Samaritan's.
+// order), with the verses that finish their sentences: each a candidate
+// that needs no word of the question to be relevant (Key), ranked as a
+// particular question's are, by the question's words each holds (query:
+// the question without his name and the verb of speaking; rv reads it),
+// then in Nave's order. told are the occasion's first entry's routes.
 func (a *Answerer) occasionAnswer(ctx context.Context, query string, rv *relevance, said []corpus.Verse, told []Routed, maxRefs int, extractive bool) (Answer, error) {
 	cands := make([]Candidate, len(said))
 	for i, v := range said {

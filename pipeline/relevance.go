@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"math"
-	"slices"
 
 	"github.com/selahdev/selah/corpus"
 )
@@ -48,37 +47,11 @@ func (rv *relevance) evidence(id corpus.VerseID) float64 {
 // verses holds: how much of a question a passage speaks to as a whole,
 // when no one verse names both the woman and the well.
 func (rv *relevance) passage(ids []corpus.VerseID) float64 {
-	l := rv.r.lex
-	total := float64(rv.q.unknown) * l.maxIDF
-	held := map[int32]bool{}
+	docs := make([]int32, 0, len(ids))
 	for _, id := range ids {
-		d, ok := l.docIndex[id]
-		if !ok {
-			continue
-		}
-		for _, q := range rv.q.typed {
-			if q.weight < 1 || q.bigram || held[q.id] {
-				continue
-			}
-			if _, ok := slices.BinarySearch(l.docTerms[d], q.id); ok {
-				held[q.id] = true
-			}
+		if d, ok := rv.r.lex.docIndex[id]; ok {
+			docs = append(docs, d)
 		}
 	}
-	var got float64
-	seen := map[int32]bool{}
-	for _, q := range rv.q.typed {
-		if q.weight < 1 || q.bigram || seen[q.id] {
-			continue
-		}
-		seen[q.id] = true
-		total += l.idf[q.id]
-		if held[q.id] {
-			got += l.idf[q.id]
-		}
-	}
-	if total == 0 {
-		return 0
-	}
-	return got / total
+	return rv.r.lex.idfCoverageAny(rv.q.typed, rv.q.unknown, docs)
 }
