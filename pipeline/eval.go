@@ -67,10 +67,11 @@ var (
 // HeldOut reports whether a set's name or file ("holdout2",
 // "pipeline/testdata/eval/ask2.jsonl") is one of the held-out sets, whose
 // misses and answers selah eval never prints: reading why a query fails
-// is tuning on it.
+// is tuning on it. A set named "...hold" (bookhold, moralhold) is held
+// out by its name.
 func HeldOut(set string) bool {
-	base := set[strings.LastIndexAny(set, `/\`)+1:]
-	return slices.Contains(heldOut, strings.TrimSuffix(base, ".jsonl"))
+	base := strings.TrimSuffix(set[strings.LastIndexAny(set, `/\`)+1:], ".jsonl")
+	return slices.Contains(heldOut, base) || strings.HasSuffix(base, "hold")
 }
 
 // EvalSetCases reads a built-in set by name; a set that is not in this

@@ -96,7 +96,9 @@ func TestHeldOut(t *testing.T) {
 		"pipeline/testdata/eval/holdout3.jsonl": true, "pipeline/testdata/eval/ask2.jsonl": true,
 		"pipeline/testdata/eval/ask3.jsonl": true, "pipeline/testdata/eval/ask4.jsonl": true,
 		"ask5": true, "pipeline/testdata/eval/ask5.jsonl": true,
-		"search": false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
+		"pipeline/testdata/eval/moralhold.jsonl": true, "famoushold": true,
+		"pipeline/testdata/eval/moraldev.jsonl": false,
+		"search":                                false, "holdout": false, "persondev2": false, "pipeline/testdata/eval/askdev3.jsonl": false,
 		"pipeline/testdata/eval/askdev4.jsonl":                                  false,
 		"tuning set (built-in ask.jsonl, the offline composer was tuned on it)": false,
 	} {
