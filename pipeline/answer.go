@@ -187,6 +187,12 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// and the topic JESUS, THE CHRIST is his life).
 		query = withoutSpeaker(query)
 	}
+	if fu.Subject == "" {
+		// A question asking whether its subject is a sin ("Is worrying a
+		// sin?") is searched for its subject: the verses holding "sin"
+		// speak of sin at large (predicate.go).
+		query = a.subject(query)
+	}
 	v := voice{jesus: jesus}
 	if jesus && fu.Subject == "" && len(opts.Context) == 0 && asksOccasion(question) {
 		// "What did Jesus say to the woman at the well?": his words
@@ -314,7 +320,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 			// A book's name is no word of its theme.
 			hubs = v.hubs(hubFacts(query))
 		} else {
-			hubs = hubFacts(question)
+			// A framed question's predicate ("Is laziness a sin?") names
+			// no hub of its subject.
+			hubs = hubFacts(a.subject(question))
 		}
 	}
 	// The curated hubs are editorial content: their summary may become a

@@ -459,6 +459,11 @@ func TestAnswerReads(t *testing.T) {
 		{"whole title", "What is the Lord's Prayer?", []string{"Matthew 6:9-13", "Luke 11:2-4"}},
 		// One referring to a theme is read through it: LYING's own entry
 		// is an instance ("Lying spirit from God"), FALSEHOOD teaches.
+		// A yes-no question asking whether a thing is a sin is about the
+		// thing (predicate.go): SIN named as its predicate answered with
+		// its key passages (Romans 3:23, 1 John 3:4), whatever the thing.
+		{"predicate", "Is laziness a sin?", []string{"Proverbs 6:6-11", "Proverbs 13:4", "Proverbs 10:4", "Proverbs 19:15", "Proverbs 24:30-34"}},
+		{"predicate", "Is it a sin to be jealous of others?", []string{"Proverbs 27:4", "Song of Solomon 8:6", "Proverbs 14:30", "James 3:16"}},
 		{"referred theme", "What does the Bible say about lying?", []string{"Proverbs 12:22", "Proverbs 6:16-19", "Exodus 20:16", "Colossians 3:9", "Ephesians 4:25"}},
 	}
 	for _, c := range cases {

@@ -54,7 +54,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.858, W: [3]float64{2.379, -6.927, 5.454}}
+var themeGate = ThemeGate{Bias: -1.839, W: [3]float64{2.37, -6.921, 5.445}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
@@ -117,6 +117,9 @@ type themeCandidate struct {
 	// aside: the question names it only as its circumstance
 	// (senses.circumstance).
 	aside bool
+	// predicate: the question names it only as what it asks its subject
+	// is ("Is laziness a sin?": SIN; predicateWords).
+	predicate bool
 	// whole: the number of its title's terms, when the question holds
 	// them all (wholeTitle).
 	whole int
@@ -170,6 +173,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 	lk, _ := a.r.Dense.(likeness)
 	held := map[string]bool{}
 	a.r.lex.an.terms(question, func(t string) { held[t] = true })
+	predicate := a.r.termSet(strings.Join(predicateWords(question), " "))
 	best = -1
 	consider := func(cands []themeCandidate, eligible bool) {
 		for _, c := range cands {
@@ -224,6 +228,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 			}
 			c.aside = a.r.senses.circumstance(c.ts, question)
 			c.whole = a.wholeTitle(held, c.topic)
+			c.predicate = a.namedIn(predicate, held, c.topic)
 			pool = append(pool, c)
 			if eligible && (best < 0 || before(c, pool[best])) {
 				best = len(pool) - 1
@@ -231,27 +236,36 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 		}
 	}
 	consider(cands, true)
-	if (best < 0 || wide) && bridged && lk != nil && a.r.bridge != nil {
+	// A theme the question names only as its predicate is its frame, and
+	// the themes bridged from its subject are weighed beside it.
+	framed := best >= 0 && pool[best].predicate
+	if (best < 0 || wide || framed) && bridged && lk != nil && a.r.bridge != nil {
 		// No theme the router named can answer: the themes the question's
 		// words are near in the word vectors (bridge.go), at their CSLS
 		// score, capped like a route's. Weighed only now: beside the
 		// router's themes they won where its own words named the right one.
+		// A framed question is bridged from its subject: near "sin" lie
+		// TRESPASS and OFFERINGS, whatever "gambling" is near.
+		subject := question
+		if framed {
+			subject = a.subject(question)
+		}
 		var near []themeCandidate
-		for _, b := range a.r.bridge.near(question) {
+		for _, b := range a.r.bridge.near(subject) {
 			if !seen[b.title] {
 				seen[b.title] = true
 				near = append(near, themeCandidate{topic: b.title, score: min(b.score, 1)})
 			}
 		}
 		if tt != nil {
-			named := a.wordNetThemes(question, tt)
+			named := a.wordNetThemes(subject, tt)
 			for _, t := range slices.Sorted(maps.Keys(named)) {
 				if !seen[t] {
 					near = append(near, themeCandidate{topic: t, score: named[t]})
 				}
 			}
 		}
-		consider(near, best < 0)
+		consider(near, best < 0 || framed)
 	}
 	return pool, best
 }
@@ -317,6 +331,9 @@ func before(c, b themeCandidate) bool {
 	if c.aside != b.aside {
 		return !c.aside
 	}
+	if c.predicate != b.predicate {
+		return !c.predicate
+	}
 	// A title of several words the question holds whole is what it names,
 	// whatever their verses' likeness: "the Lord's Prayer" is LORD'S
 	// PRAYER, and PRAYER a word of its name (Matthew 6:9-13 shares few
@@ -328,6 +345,23 @@ func before(c, b themeCandidate) bool {
 		}
 	}
 	return c.score+c.likeness > b.score+b.likeness
+}
+
+// namedIn reports whether the question names a title only in the words
+// of phrase (terms): it holds some of the title's terms, and each it holds
+// is one of phrase's.
+func (a *Answerer) namedIn(phrase, held map[string]bool, title string) bool {
+	if len(phrase) == 0 {
+		return false
+	}
+	named, only := false, true
+	a.r.lex.an.terms(title, func(t string) {
+		if held[t] {
+			named = true
+			only = only && phrase[t]
+		}
+	})
+	return named && only
 }
 
 // wholeTitle is the number of terms of a title when the question's terms
