@@ -359,6 +359,19 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		if th, err = a.theme(ctx, themeQ, themed, rv, v, opts.themes); err != nil {
 			return Answer{}, err
 		}
+		if !th.trap {
+			asked, err := a.askedTheme(ctx, themeQ, rv, v, opts.themes)
+			if err != nil {
+				return Answer{}, err
+			}
+			if asked.topic != "" {
+				// The gate's sample stays the whole question's: the gate
+				// is fitted on what whole questions name (FitThemeGate),
+				// and the asking part is read with it, not refitted to it.
+				asked.gate = th.gate
+				th = asked
+			}
+		}
 	}
 	teaching := th.teaching
 	if th.topic != "" {
@@ -622,6 +635,27 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 		out = append(out, Reference{CitedPassage: api.Cite(ref, texts...), ref: ref})
 	}
 	return out, nil
+}
+
+// askedTheme is the theme the asking part of a question told with its
+// story names (askedSentences), when the theme gate lets it through: "my
+// friends keep telling me im arrogant. how do you actually become
+// humble?" asks of humility, and FRIENDS, named in the story, was weighed
+// first. None when the question is all asking.
+func (a *Answerer) askedTheme(ctx context.Context, question string, rv *relevance, v voice, wide bool) (themeResult, error) {
+	asked := askedSentences(question)
+	if asked == question {
+		return themeResult{}, nil
+	}
+	routes, err := a.route(ctx, asked, themeReach)
+	if err != nil || len(routes) == 0 || a.r.namesEntity(routes[0].Topic) || a.r.possessesName(asked, routes[0].Topic) {
+		return themeResult{}, err
+	}
+	th, err := a.theme(ctx, asked, routes, rv, v, wide)
+	if th.trap {
+		return themeResult{}, err
+	}
+	return th, err
 }
 
 // askedSentences is the part of a question that asks, the sentences

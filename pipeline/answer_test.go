@@ -464,6 +464,11 @@ func TestAnswerReads(t *testing.T) {
 		// its key passages (Romans 3:23, 1 John 3:4), whatever the thing.
 		{"predicate", "Is laziness a sin?", []string{"Proverbs 6:6-11", "Proverbs 13:4", "Proverbs 10:4", "Proverbs 19:15", "Proverbs 24:30-34"}},
 		{"predicate", "Is it a sin to be jealous of others?", []string{"Proverbs 27:4", "Song of Solomon 8:6", "Proverbs 14:30", "James 3:16"}},
+		// A question told with its story names its theme in the part that
+		// asks: weighed on the whole question, WAITING's text holds few
+		// of the story's words and the gate declined it; the asking part
+		// is about nothing else.
+		{"asked theme", "the doctor found a lump and i have to wait two weeks for the biopsy results. i'm terrified and can't think about anything else. how do i get through the waiting?", []string{"Psalms 37:7", "Micah 7:7", "Psalms 27:14", "Isaiah 40:31", "Lamentations 3:25-26"}},
 		{"referred theme", "What does the Bible say about lying?", []string{"Proverbs 12:22", "Proverbs 6:16-19", "Exodus 20:16", "Colossians 3:9", "Ephesians 4:25"}},
 	}
 	for _, c := range cases {
