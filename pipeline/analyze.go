@@ -66,6 +66,13 @@ func (a *analyzer) stem(w string) string {
 	return s
 }
 
+// termSet is the set of text's index terms.
+func (a *analyzer) termSet(text string) map[string]bool {
+	out := map[string]bool{}
+	a.terms(text, func(t string) { out[t] = true })
+	return out
+}
+
 // terms calls fn with each index term of text, in order.
 func (a *analyzer) terms(text string, fn func(term string)) {
 	// The vectors' tokenization: the lexical index and the dense source

@@ -171,9 +171,8 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 		}
 	}
 	lk, _ := a.r.Dense.(likeness)
-	held := map[string]bool{}
-	a.r.lex.an.terms(question, func(t string) { held[t] = true })
-	predicate := a.r.termSet(strings.Join(predicateWords(question), " "))
+	held := a.r.lex.an.termSet(question)
+	predicate := a.r.lex.an.termSet(strings.Join(predicateWords(question), " "))
 	best = -1
 	consider := func(cands []themeCandidate, eligible bool) {
 		for _, c := range cands {

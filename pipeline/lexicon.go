@@ -374,8 +374,7 @@ func (a *Answerer) lexVerses(p wordPick, n int) []corpus.VerseID {
 			total += gloss[t]
 		}
 	})
-	naming := map[string]bool{}
-	a.r.lex.an.terms("name called", func(t string) { naming[t] = true })
+	naming := a.r.lex.an.termSet("name called")
 	type scored struct {
 		id    corpus.VerseID
 		score float64

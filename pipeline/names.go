@@ -153,8 +153,7 @@ func (r *Retriever) ubiquitous(lower string) bool { return r.names[lower] && r.p
 // the Lord", which is no instance of what it asks. False when they share
 // nothing.
 func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
-	in := map[string]bool{}
-	r.lex.an.terms(entry, func(t string) { in[t] = true })
+	in := r.lex.an.termSet(entry)
 	ubiquitous, other := false, false
 	for _, w := range questionWords(question) {
 		w = unpossessed(w)
@@ -181,9 +180,7 @@ func (r *Retriever) echoesOnlyUbiquitous(question, entry string) bool {
 // "What is the peace of God?" named no passage by GOD's "in giving peace
 // with other nations" (2 Chronicles 17).
 func (r *Retriever) namesWhole(question, title, entry string) bool {
-	inTitle, inEntry := map[string]bool{}, map[string]bool{}
-	r.lex.an.terms(title, func(t string) { inTitle[t] = true })
-	r.lex.an.terms(entry, func(t string) { inEntry[t] = true })
+	inTitle, inEntry := r.lex.an.termSet(title), r.lex.an.termSet(entry)
 	all, any := true, false
 	for _, w := range questionWords(question) {
 		ubiquitous := entry != "" && r.ubiquitous(unpossessed(w))

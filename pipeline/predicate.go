@@ -39,14 +39,7 @@ func (a *Answerer) subject(question string) string {
 	if !ok || !slices.ContainsFunc(p, tt.isTopic) {
 		return question
 	}
-	return withoutTerms(a.r, question, a.r.termSet(strings.Join(p, " ")))
-}
-
-// termSet is the set of text's index terms.
-func (r *Retriever) termSet(text string) map[string]bool {
-	out := map[string]bool{}
-	r.lex.an.terms(text, func(t string) { out[t] = true })
-	return out
+	return withoutTerms(a.r, question, a.r.lex.an.termSet(strings.Join(p, " ")))
 }
 
 // sentencePredicate is predicateWords of one sentence.

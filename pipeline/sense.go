@@ -304,8 +304,7 @@ func timeAdverbial(w string) bool {
 // topic's name, not only its rarer half ("old laptop" is not OLD AGE)
 // or an alias of it.
 func (ts *topicSense) holdsTitle(r *Retriever, question string) bool {
-	got := map[string]bool{}
-	r.lex.an.terms(question, func(t string) { got[t] = true })
+	got := r.lex.an.termSet(question)
 	for t := range ts.own {
 		if !got[t] {
 			return false
