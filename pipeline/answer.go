@@ -638,10 +638,10 @@ func (a *Answerer) references(ctx context.Context, groups [][]corpus.VerseID) ([
 }
 
 // askedTheme is the theme the asking part of a question told with its
-// story names (askedSentences), when the theme gate lets it through: "my
-// friends keep telling me im arrogant. how do you actually become
-// humble?" asks of humility, and FRIENDS, named in the story, was weighed
-// first. None when the question is all asking.
+// story names (askedSentences), when the router routes that part and the
+// theme gate lets its theme through: "the doctor found a lump … how do i
+// get through the waiting?" asks of WAITING, which the gate declined
+// weighed on the story's words. None when the question is all asking.
 func (a *Answerer) askedTheme(ctx context.Context, question string, rv *relevance, v voice, wide bool) (themeResult, error) {
 	asked := askedSentences(question)
 	if asked == question {

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // predicateWords are the words of the predicate noun of a yes-no question
@@ -97,8 +96,7 @@ func sentencePredicate(sentence string) []string {
 // impersonal reports whether a subject's words (lower case) hold no
 // personal pronoun and no word the sentence capitalises after its first.
 func impersonal(sentence string, subject []string) bool {
-	fields := strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	for i, f := range fields {
+	for i, f := range typedFields(sentence, false) {
 		if i > 0 && f != strings.ToLower(f) && slices.Contains(subject, strings.ToLower(f)) {
 			return false
 		}

@@ -86,9 +86,14 @@ func questionWords(q string) []string { return questionFields(q, false) }
 // questionFields are a question's words in lower case, punctuation
 // dropped, numbers kept as words when digits is set ("for 3 years").
 func questionFields(q string, digits bool) []string {
+	return typedFields(strings.ToLower(q), digits)
+}
+
+// typedFields are questionFields in the case they were typed.
+func typedFields(q string, digits bool) []string {
 	// A phone's keyboard writes the apostrophe curly ("Moses’ brother").
 	q = strings.ReplaceAll(q, "’", "'")
-	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+	return strings.FieldsFunc(q, func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '\'' && !(digits && unicode.IsDigit(r))
 	})
 }
