@@ -54,7 +54,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.833, W: [3]float64{2.357, -6.904, 5.461}}
+var themeGate = ThemeGate{Bias: -1.839, W: [3]float64{2.37, -6.921, 5.445}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
