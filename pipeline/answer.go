@@ -267,19 +267,6 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	if err != nil {
 		return Answer{}, err
 	}
-	if v.jesus && fu.Subject == "" && asksOfHimself(question) && !asksOccasion(question) {
-		// "What did Jesus say about his death?" asks his words on an
-		// aspect of himself (aspectWords), not on death at large; "What
-		// did Jesus say to the disciples before he ascended?" asks them
-		// on an occasion, which the occasion's entry did not find.
-		aspect, err := a.aspectWords(ctx, question, v)
-		if err != nil {
-			return Answer{}, err
-		}
-		if len(aspect) > 0 {
-			routed = aspect
-		}
-	}
 	// A topic titled by a name (a person, place, feast: names.go) is what
 	// the question is about, and its sub-entries say what it was. A theme
 	// topic ("LOVE", "FAITH") lists instances in Nave's order, which
@@ -323,17 +310,6 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// when Jesus was baptized?"); with none, the search speaks for it.
 		routed = routed[:i]
 	}
-	rv := a.r.newRelevance(query)
-	if k := slices.IndexFunc(routed, func(r Routed) bool { return !r.Head }); k != 0 {
-		// An aspect of a person the question asks of ("How did Jesus
-		// die?": DEATH OF) lists its verses in canonical order, the
-		// prophecies first (Genesis 3:15): they are ordered by the
-		// question, as a theme's sections are (byQuestion).
-		if k < 0 {
-			k = len(routed)
-		}
-		a.byQuestion(query, routed[:k], rv)
-	}
 	if len(routed) > max(n, maxRoutedVerses) {
 		routed = routed[:max(n, maxRoutedVerses)]
 	}
@@ -356,7 +332,8 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// The calibrated confidence of the best match decides whether the
 	// Bible speaks to the question at all (see relevance.go), unless the
 	// question names a Nave's topic; a question asking for a number needs
-	// a relevant verse stating one (answerable, sources.go): rv, above.
+	// a relevant verse stating one (answerable, sources.go).
+	rv := a.r.newRelevance(query)
 	// The theme a question names decides two things the words cannot
 	// (sense.go): a thing named outside the Bible's setting ("feed my pet
 	// ferret") is declined, and an abstraction with key passages or
@@ -554,28 +531,6 @@ func (a *Answerer) voiced(v voice, rs []Routed) []Routed {
 func (a *Answerer) speaks(v voice, r Routed) bool {
 	verse, ok := a.r.Verse(r.Verse)
 	return ok && v.holds(verse)
-}
-
-// aspectWords returns the verses of his words (v) filed under the
-// headings of his topic that the question asks of, his name kept
-// (Routed.Head: "What did Jesus say about his death?" routes to JESUS,
-// THE CHRIST's DEATH OF, whose verses include Matthew 16:21 and John
-// 10:17-18); none when the question asks of no heading. Searched
-// without his name, as a question about his words is, it asks of death
-// at large (John 11:25).
-func (a *Answerer) aspectWords(ctx context.Context, question string, v voice) ([]Routed, error) {
-	routes, err := a.route(ctx, question, themeReach)
-	if err != nil {
-		return nil, err
-	}
-	k := slices.IndexFunc(routes, func(r Routed) bool { return !r.Head })
-	if k < 0 {
-		k = len(routes)
-	}
-	if k == 0 || !namesTopic(routes) {
-		return nil, nil
-	}
-	return a.voiced(v, routes[:k]), nil
 }
 
 // wholeName: a route scoring this names a topic that is the whole

@@ -469,17 +469,6 @@ func TestAnswerReads(t *testing.T) {
 		// of the story's words and the gate declined it; the asking part
 		// is about nothing else.
 		{"asked theme", "the doctor found a lump and i have to wait two weeks for the biopsy results. i'm terrified and can't think about anything else. how do i get through the waiting?", []string{"Psalms 37:7", "Micah 7:7", "Psalms 27:14", "Isaiah 40:31", "Lamentations 3:25-26"}},
-		// A question naming a person and an aspect Nave's files under a
-		// heading of the person's topic is answered from the heading's
-		// verses, ordered by the question: GOD's "Jesus and his parents"
-		// (Matthew 2:13) and 1 Timothy 2:5 answered "Is Jesus God?", the
-		// Son of man's sayings (Matthew 16:27) "was jesus fully human".
-		{"aspect", "Is Jesus God?", []string{"Isaiah 9:6", "Romans 9:5", "Titus 2:13", "Hebrews 1:8", "John 1:1", "John 20:28", "Matthew 16:16"}},
-		{"aspect", "was jesus fully human", []string{"1 John 4:2", "1 Timothy 2:5", "Hebrews 2:14", "John 1:14", "Philippians 2:7-8", "Galatians 4:4", "Hebrews 2:17"}},
-		// So is one about his words on an aspect of himself, with his name
-		// kept: searched without it, it asked of death at large (John
-		// 11:25, Revelation 2:11).
-		{"aspect, his words", "What did Jesus say about his death?", []string{"Luke 18:31-33", "Matthew 20:18-19", "Matthew 17:22-23", "John 10:17-18", "Luke 22:19", "Matthew 26:2", "Mark 10:33-34", "Matthew 12:40", "Mark 14:36", "Matthew 26:53-54"}},
 		{"referred theme", "What does the Bible say about lying?", []string{"Proverbs 12:22", "Proverbs 6:16-19", "Exodus 20:16", "Colossians 3:9", "Ephesians 4:25"}},
 	}
 	for _, c := range cases {

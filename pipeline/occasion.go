@@ -67,11 +67,9 @@ func (a *Answerer) occasion(ctx context.Context, question string, rv *relevance)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pipeline: occasion: %w", err)
 	}
-	// A key passage is a theme's, no occasion, and so is an aspect of his
-	// that Nave's gathers from everywhere (Head: ASCENSION OF, for
-	// "before he ascended", lists his words about it, not what he said
-	// then); entries tie on a name within the tie-breaks' margin.
-	routes = slices.DeleteFunc(routes, func(r Routed) bool { return r.Key || r.Head })
+	// A key passage is a theme's, no occasion; entries tie on a name
+	// within the tie-breaks' margin.
+	routes = slices.DeleteFunc(routes, func(r Routed) bool { return r.Key })
 	if !namesTopic(routes) {
 		return nil, nil, nil
 	}

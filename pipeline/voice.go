@@ -225,24 +225,6 @@ func withoutSpeaker(q string) string {
 	return withoutWords(q, func(w string) bool { return speakerName(w) || speechWord(w) })
 }
 
-// asksOfHimself reports whether a question about what Jesus said asks it
-// of himself: after his name it refers to him again ("What did Jesus say
-// about his death?", "Did Jesus ever say he was God?"). One that does
-// not asks of a thing ("What did Jesus say about worry?", "Jesus on
-// forgiveness"), which a heading of his topic may name too (POWER OF, TO
-// FORGIVE SINS) without being what is asked.
-func asksOfHimself(q string) bool {
-	ws := questionWords(q)
-	i := slices.IndexFunc(ws, speakerName)
-	return i >= 0 && slices.ContainsFunc(ws[i+1:], func(w string) bool {
-		switch w {
-		case "he", "his", "him", "himself":
-			return true
-		}
-		return false
-	})
-}
-
 // speechWord reports whether w is a word of speaking or teaching, with
 // which a question asks for what someone said.
 func speechWord(w string) bool {

@@ -107,24 +107,6 @@ func TestAsksJesusWords(t *testing.T) {
 	}
 }
 
-// TestAsksOfHimself: a question about his words asks them of himself when
-// it refers to him again after his name.
-func TestAsksOfHimself(t *testing.T) {
-	t.Parallel()
-	for q, want := range map[string]bool{
-		"What did Jesus say about his death?":                 true,
-		"Did Jesus ever say he was God?":                      true,
-		"what did christ teach about himself":                 true,
-		"What did Jesus say about worry?":                     false,
-		"jesus on forgiveness":                                false,
-		"his disciples asked what Jesus meant by the parable": false,
-	} {
-		if got := asksOfHimself(q); got != want {
-			t.Errorf("asksOfHimself(%q) = %v, want %v", q, got, want)
-		}
-	}
-}
-
 // TestAsksOccasion: a question asking what Jesus said to someone or at
 // an event asks for his words there; one asking what he said about a
 // subject, or "on" a subject as a heading does, asks for his teaching.
