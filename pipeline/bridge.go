@@ -153,16 +153,6 @@ func (b *themeBridge) near(question string) []bridged {
 	return out
 }
 
-// alike returns the cosine of two words' vectors (lower case, as typed);
-// 0 when the vectors do not know either.
-func (b *themeBridge) alike(w, other string) float64 {
-	i, j := b.vecs.Lookup(w), b.vecs.Lookup(other)
-	if i < 0 || j < 0 {
-		return 0
-	}
-	return float64(dot(unitVector(b.vecs.Vector(i)), unitVector(b.vecs.Vector(j))))
-}
-
 // unitVector returns x scaled to unit length (zero stays zero).
 func unitVector(x []float32) []float32 {
 	out := slices.Clone(x)

@@ -132,9 +132,6 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Titled = router.Titled
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
-	if bridge != nil {
-		router.Alike = bridge.alike
-	}
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
 	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)

@@ -102,11 +102,6 @@ type NaveRouter struct {
 	// lower case after a determiner ("I lost my job", "get a job") is
 	// the common word, and names no topic (commonUse).
 	Common func(word string) bool
-	// Alike, when set, says how alike the word vectors (trained on the
-	// corpus: selah train) hold two words; nil without them (the
-	// OpenAI-compatible embedder). A heading's WordNet relative of a
-	// question's word counts only when they are alike (scoreEntries).
-	Alike func(word, other string) float64
 	// Expand, when set, relates a question's words to others (WordNet's
 	// synonyms and derivations): a named topic's entries are ordered
 	// counting an entry's word related to the question's at the weight
@@ -151,15 +146,6 @@ type routeEntry struct {
 	// never says where Nave's files a verse (Listed) nor what a topic's
 	// word means (topicText).
 	key bool
-	// head: the terms of the heading in capitals it is filed under, its
-	// own or its nearest parent's ("DIVINITY OF" of "DIVINITY OF — The
-	// mighty God"); none for a list of scriptures or instances. A large
-	// topic's headings are the aspects Nave's divides it into (JESUS,
-	// THE CHRIST: DEATH OF, RESURRECTION OF, SECOND COMING OF), named
-	// with the abstract noun where a question uses the verb or the
-	// adjective ("Why did Jesus die?", "was jesus fully human"):
-	// scoreEntries counts a WordNet relative in a heading as the word.
-	head []int32
 	// bearer: the share of its topic's verses listed under the numbered
 	// entry it belongs to, when the topic is a name several people or
 	// places bore ("NAAMAN: 1. Son of Benjamin … 4. A Syrian general");
@@ -175,16 +161,6 @@ type routeName struct {
 
 // Scoring constants, each a design choice rather than a fit to queries.
 const (
-	// headAlike: a heading's WordNet relative of a question's word counts
-	// as the word when the word vectors hold the two at least this alike
-	// (a cosine). WordNet's senses are noisy: "born" is "natural" (a born
-	// leader) and "suffer" (bear), "cross" is "ill-natured"; the corpus's
-	// vectors hold those pairs 0.08–0.21 alike, and the relatives a
-	// question means 0.26–0.46 (die, death; pray, prayer; human,
-	// humanity; rise, resurrection). Read on the words of the tuning set
-	// jesusdev.jsonl (DEVELOPERS.md, thirty-ninth round).
-	headAlike = 0.25
-
 	// minNameShare: a name is meant when the query holds at least this
 	// rarity-weighted share of its words.
 	minNameShare = 0.5
@@ -206,12 +182,6 @@ const (
 	sectionTieBreak = 1e-6
 	keyTieBreak     = 2e-6
 	bearerTieBreak  = 1e-6
-	// headTieBreak puts a person's entries filed under the heading the
-	// question asks of (routeEntry.head) before those holding as much of
-	// it elsewhere; ownTieBreak, of those, the ones whose own phrase says
-	// the question's word.
-	headTieBreak = 2e-6
-	ownTieBreak  = 1e-6
 	// whoTieBreak puts an entry answering a who-question (Route: asksWho)
 	// before a named topic's entries that hold as much of the question.
 	whoTieBreak = 3e-6
@@ -315,7 +285,6 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 		for i, e := range t.Entries {
 			re := routeEntry{topic: int32(ti), sense: t.Sense(i), own: intern(e.Phrase), section: naveSection(e.Phrase)}
 			re.senseT = intern(withoutSeeHeadings(re.sense))
-			re.head = intern(sectionHeading(re.sense))
 			count(re.own)
 			re.verses = runVerses(e.Verses)
 			hasVerses = hasVerses || len(re.verses) > 0
@@ -589,23 +558,6 @@ func withoutSeeHeadings(sense string) string {
 	return strings.Join(kept, " — ")
 }
 
-// sectionHeading returns the heading in capitals an entry's sense is
-// filed under, nearest first (routeEntry.head); "" when none, or when it
-// is a list of scriptures or of instances, whose words ("UNCLASSIFIED
-// SCRIPTURES RELATING TO") say how Nave's sorts, not what it is about.
-func sectionHeading(sense string) string {
-	parts := strings.Split(withoutSeeHeadings(sense), " — ")
-	for i := len(parts) - 1; i >= 0; i-- {
-		if p := parts[i]; allCaps(p) {
-			if naveSorting(p) {
-				return ""
-			}
-			return p
-		}
-	}
-	return ""
-}
-
 // describes reports whether an entry phrase is a description of its
 // topic, which Nave's writes in parentheses ("(A weapon)").
 func describes(phrase string) bool {
@@ -742,31 +694,14 @@ func (r *NaveRouter) navesSpelling(query string) string {
 	})
 }
 
-// relating says which of a word's relatives relatedTerms reads.
-type relating struct {
-	// relatives: Expand's (WordNet's synonyms, derivations, hypernyms).
-	relatives bool
-	// bases: the word's base forms (Base), and with relatives the places
-	// WordNet defines by it (Defines): the who- and where-rules'.
-	bases bool
-	// whole leaves out a relative of more than one word, hyphenated too:
-	// its words apart are no relative ("come across" of "meet" is no
-	// "come", "ill-natured" of "cross" no "nature").
-	whole bool
-	// min: the least weight read (0: any); wordNetSynonym leaves out
-	// broader terms.
-	min float64
-	// alike, when above 0, leaves out a relative the word vectors hold
-	// less alike than it to the word (Alike; with no Alike, every
-	// relative).
-	alike float64
-}
-
 // relatedTerms returns, for each of the query's terms (ids, as
-// queryTerms gives them), the router's terms related to its word as rel
-// says, at their weight (capped at maxExpansionWeight); nil without
-// Expand.
-func (r *NaveRouter) relatedTerms(query string, ids []int32, rel relating) []map[int32]float64 {
+// queryTerms gives them), the router's terms Expand relates to its word
+// (with relatives), at their weight (capped at maxExpansionWeight); nil
+// without Expand. With echoes (the who- and where-rules' relatedEchoes)
+// the terms of its base forms (Base) are added, and a relative of more
+// than one word is left out: its words apart are no relative ("come
+// across" of "meet" is no "come").
+func (r *NaveRouter) relatedTerms(query string, ids []int32, relatives, echoes bool) []map[int32]float64 {
 	if r.Expand == nil {
 		return nil
 	}
@@ -787,28 +722,25 @@ func (r *NaveRouter) relatedTerms(query string, ids []int32, rel relating) []map
 				return
 			}
 			var rels []Related
-			if rel.relatives {
+			if relatives {
 				rels = r.Expand.Related(word)
 			}
-			if rel.bases && r.Base != nil {
+			if echoes && r.Base != nil {
 				for _, b := range r.Base(word) {
 					rels = append(rels, Related{Word: b, Weight: maxExpansionWeight})
 				}
 			}
-			if rel.bases && rel.relatives && r.Defines != nil {
+			if echoes && relatives && r.Defines != nil {
 				for _, d := range r.Defines(word) {
 					rels = append(rels, Related{Word: d, Weight: maxExpansionWeight})
 				}
 			}
-			for _, x := range rels {
-				weight := min(x.Weight, maxExpansionWeight)
-				if weight <= 0 || weight < rel.min || rel.whole && strings.ContainsAny(x.Word, " _-") {
+			for _, rel := range rels {
+				weight := min(rel.Weight, maxExpansionWeight)
+				if weight <= 0 || echoes && strings.ContainsAny(rel.Word, " _") {
 					continue
 				}
-				if rel.alike > 0 && (r.Alike == nil || r.Alike(word, x.Word) < rel.alike) {
-					continue
-				}
-				r.an.terms(x.Word, func(rt string) {
+				r.an.terms(rel.Word, func(rt string) {
 					id, ok := r.terms[rt]
 					if !ok || id == ids[i] {
 						return
@@ -850,7 +782,6 @@ type routeCand struct {
 	via   int32 // the topic named, when reached through its alias
 	score float64
 	echo  bool // the entry's sense holds a word of the query its topic's name does not
-	head  bool // its heading is what the query asks of (Routed.Head)
 }
 
 // Route implements TopicRouter.
@@ -867,10 +798,6 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 	// topic titled by a name is scored (scoreTopic): most routes need none.
 	var related []map[int32]float64
 	relatedRead := false
-	// Their synonyms and derivations of one word, read only when a
-	// person's topic has headings (scoreEntries).
-	var heads []map[int32]float64
-	headsRead := false
 	// Names the query holds: rarity-weighted share of each name's words.
 	got := map[int32]float64{}
 	for i, id := range q {
@@ -908,34 +835,18 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 				// order; key passages are for themes.
 				continue
 			}
-			covered, echo, head, own := nm.covered, false, false, false
+			covered, echo := nm.covered, false
 			for i, id := range q {
-				// A heading in capitals is the aspect of a person's
-				// topic the question asks of (routeEntry.head), named
-				// in Nave's noun: WordNet's synonym or derivation of
-				// the question's word there is the word itself.
-				inHead := false
-				if entity && id >= 0 && !r.nameHas(via, id) && len(re.head) > 0 {
-					if !headsRead {
-						heads, headsRead = r.relatedTerms(query, q, relating{relatives: true, whole: true, min: wordNetSynonym, alike: headAlike}), true
-					}
-					inHead = slices.Contains(re.head, id) || heads != nil && slices.ContainsFunc(re.head, func(h int32) bool {
-						_, ok := heads[i][h]
-						return ok && !r.nameHas(via, h)
-					})
-				}
-				if id >= 0 && slices.Contains(re.senseT, id) && !r.nameHas(via, id) || inHead {
+				if id >= 0 && slices.Contains(re.senseT, id) && !r.nameHas(via, id) {
 					covered += w[i]
 					echo = true
-					head = head || inHead
-					own = own || slices.Contains(re.own, id)
 					continue
 				}
 				if !entity || id >= 0 && r.nameHas(via, id) {
 					continue
 				}
 				if !relatedRead {
-					related, relatedRead = r.relatedTerms(query, q, relating{relatives: true}), true
+					related, relatedRead = r.relatedTerms(query, q, true, false), true
 				}
 				if related == nil {
 					continue
@@ -960,25 +871,13 @@ func (r *NaveRouter) Route(ctx context.Context, query string, limit int) ([]Rout
 				// the one Scripture says most of comes first: Enoch who
 				// walked with God, not Cain's son.
 				s += bearerTieBreak * re.bearer
-				if head {
-					// Of entries holding as much of the question, those
-					// filed under the aspect it asks of come first: "Is
-					// Jesus God?" is JESUS' "DIVINITY OF — The mighty
-					// God", not GOD's "Jesus and his parents"; and of
-					// them, those saying the question's word ("The
-					// mighty God", not "As Jehovah").
-					s += headTieBreak
-					if own {
-						s += ownTieBreak
-					}
-				}
 			case re.section:
 				// Of entries the question matches equally, a section
 				// of teaching comes before the notes: MONEY's "Silver
 				// used as" says nothing to "stop worrying about money".
 				s += sectionTieBreak
 			}
-			cands = append(cands, routeCand{entry: e, via: via, score: s, echo: echo, head: head})
+			cands = append(cands, routeCand{entry: e, via: via, score: s, echo: echo})
 		}
 	}
 	scoreTopic := func(t, via int32, nm named, discount float64) {
@@ -1200,7 +1099,7 @@ type echoed struct {
 // "built", "dwell" "live"; entity: the phrase also holds a named
 // person's term.
 func (r *NaveRouter) relatedEchoes(query string, q []int32, w []float64, entityTerms []int32, relatives bool, named func(topic int32) bool) map[int32]echoed {
-	related := r.relatedTerms(query, q, relating{relatives: relatives, bases: true, whole: true})
+	related := r.relatedTerms(query, q, relatives, true)
 	if related == nil {
 		return nil
 	}
@@ -1445,7 +1344,7 @@ func (r *NaveRouter) verses(cands []routeCand, limit int) []Routed {
 				if v := re.verses[pos]; !seen[v] {
 					seen[v] = true
 					out = append(out, Routed{Verse: v, Score: math.Round(c.score*1e4) / 1e4,
-						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section, Key: re.key, Echo: c.echo, Head: c.head})
+						Topic: r.topics[re.topic].title, Entry: re.sense, Section: re.section, Key: re.key, Echo: c.echo})
 					if len(out) == limit {
 						break
 					}

@@ -562,55 +562,6 @@ func TestNaveRouterRelatedWords(t *testing.T) {
 	}
 }
 
-// TestNaveRouterHeadings: a question naming a person and a word of a
-// heading of the person's topic, or a WordNet synonym or derivation of
-// one that the word vectors hold alike, reaches the heading's entries
-// first (Routed.Head); a relative the vectors hold unlike does not
-// ("born" is WordNet's "natural", KINGDOM OF — ITS NATURE).
-func TestNaveRouterHeadings(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	cases := []struct {
-		q, head string // head "": no heading is asked of
-	}{
-		{"Is Jesus God?", "DIVINITY OF"},
-		{"was jesus fully human", "HUMANITY OF"},
-		{"How did Jesus die?", "DEATH OF"},
-		{"When will Jesus come back?", "SECOND COMING OF"},
-		{"Did Jesus exist before he was born?", ""},
-		{"Why did Jesus die on the cross?", ""},
-	}
-	for _, c := range cases {
-		rs, err := b.r.Router.Route(t.Context(), c.q, 30)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rs) == 0 {
-			t.Errorf("%q: no route", c.q)
-			continue
-		}
-		first := rs[0]
-		switch {
-		case c.head != "" && (!first.Head || first.Topic != "JESUS, THE CHRIST" || !strings.HasPrefix(first.Entry, c.head)):
-			t.Errorf("%q: first route %+v, want JESUS' heading %s", c.q, first, c.head)
-		case c.head == "" && first.Head && !strings.HasPrefix(first.Entry, "DEATH OF"):
-			t.Errorf("%q: first route %+v under a heading it does not ask of", c.q, first)
-		}
-	}
-	// Without the word vectors (the OpenAI-compatible embedder) a
-	// heading's relative is not read: "god" is no word of DIVINITY OF.
-	plain := b.router(t)
-	plain.Entity = func(title string) bool { return pipeline.NamesEntity(b.r, title) }
-	plain.Expand = b.r.Expand
-	rs, err := plain.Route(t.Context(), "Is Jesus God?", 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs) == 0 || rs[0].Head && strings.HasPrefix(rs[0].Entry, "DIVINITY OF") {
-		t.Errorf("without Alike the first route is %+v: the test shows nothing", rs)
-	}
-}
-
 // TestNaveRouterSeeSection: a topic that refers to a section of a name's
 // topic ("PARABLES: See JESUS, PARABLES OF", the link on the head of the
 // title alone) routes a question naming it to that section's entries, as

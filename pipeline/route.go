@@ -32,11 +32,6 @@ type Routed struct {
 	// also raises a name's entry, does not count): the entry, not only
 	// the topic, is what was asked.
 	Echo bool
-	// Head is set when the entry is filed under a heading of a person's
-	// topic that the query asks of ("DEATH OF" of JESUS, THE CHRIST for
-	// "How did Jesus die?"): an aspect whose verses Nave's lists in
-	// canonical order, prophecies first, not as a story.
-	Head bool
 }
 
 // TopicRouter finds the verses a query reaches through the topics it names,
