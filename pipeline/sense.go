@@ -109,14 +109,13 @@ func (s *senses) learn(title string) *topicSense {
 		return nil
 	}
 	an := s.r.lex.an
-	ts := &topicSense{own: map[string]bool{}, nouns: map[string]bool{}}
+	name := titleNames(title)[0]
+	ts := &topicSense{own: an.termSet(name), nouns: map[string]bool{}}
 	add := func(t string) {
 		if id, ok := s.r.lex.terms[t]; ok {
 			ts.text = append(ts.text, id)
 		}
 	}
-	name := titleNames(title)[0]
-	an.terms(name, func(t string) { ts.own[t] = true })
 	read := 0
 	if !nr.topicText(title, func(phrase string, verses []corpus.VerseID) {
 		an.terms(phrase, add)
