@@ -190,14 +190,15 @@ func (c *composition) cite(ids []corpus.VerseID) (ref string, ok bool) {
 // does not, through candidates only (the Answerer offers a cited verse's
 // neighbours as candidates) and up to maxSpanVerses verses. The KJV ends a
 // sentence with a full stop, a question or an exclamation mark; a verse
-// ending in a comma, colon or semicolon runs on.
+// ending in a comma, colon or semicolon runs on, and so does a question
+// the next verse replies to (Candidate.Answered).
 func (c *composition) sentenceSpan(ids []corpus.VerseID) []corpus.VerseID {
 	span := slices.Clone(ids)
 	slices.Sort(span)
 	for len(span) < maxSpanVerses {
 		last := span[len(span)-1]
 		next, ok := c.byID[last+1]
-		if endsSentence(c.byID[last].Verse.Text) || !ok || next.Verse.ID.Chapter() != last.Chapter() {
+		if endsSentence(c.byID[last].Verse.Text) && !c.byID[last].Answered || !ok || next.Verse.ID.Chapter() != last.Chapter() {
 			break
 		}
 		span = append(span, next.Verse.ID)

@@ -144,6 +144,17 @@ func TestComposerReferences(t *testing.T) {
 		strings.Contains(ans.Text, "faith…") {
 		t.Errorf("Galatians 5:22-23 not cited whole: %s %+v", ans.Text, ans.References)
 	}
+	// A verse asking the question is cited with the verse replying to it:
+	// Peter's "how oft shall my brother sin against me, and I forgive
+	// him?" (Matthew 18:21) with "Until seventy times seven" (18:22).
+	ans, err = a.Answer(ctx, "How many times should I forgive my brother?", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrounded(t, st, ans, 3)
+	if !slices.ContainsFunc(ans.References, func(r pipeline.Reference) bool { return r.Reference == "Matthew 18:21-22" }) {
+		t.Errorf("Matthew 18:21 not cited with its reply: %s %+v", ans.Text, ans.References)
+	}
 }
 
 func TestAnswerDeclines(t *testing.T) {

@@ -99,6 +99,12 @@ type Candidate struct {
 	// sentence of a retrieved one (see Answerer.withNeighbours): cite it
 	// with its neighbour, not for its own sake.
 	Context bool
+	// Answered is set for a verse that asks a question the verse after it
+	// replies to ("Master, which is the great commandment in the law?",
+	// Matthew 22:36; "Jesus said unto him, Thou shalt love …"): a passage
+	// ending on it runs on into the reply, as one ending mid-sentence does
+	// (Answerer.withNeighbours).
+	Answered bool
 	// Key is set for a passage a teacher cites first on the theme the
 	// question names (corpus/topics keys, reached through the Nave's
 	// router): relevant whatever words of the question it holds.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
+	"github.com/selahdev/selah/pipeline/wordvec"
 )
 
 // The topic router as a source of answers: a question naming a Nave's
@@ -255,8 +256,12 @@ func narrower(title string, topics []string) bool {
 
 // withNeighbours offers, as context candidates, the verses that finish the
 // sentences the candidates are part of: the verse before each, and the
-// verses after one that does not end its sentence, up to maxSpanVerses in
-// all. A cited passage is then cited whole (Galatians 5:22-23).
+// verses after one that does not end its sentence or asks a question, up
+// to maxSpanVerses in all. A cited passage is then cited whole (Galatians
+// 5:22-23), and a question with its reply (Candidate.Answered): a user's
+// question finds the verse asking it in the same words ("How many times
+// should I forgive my brother?": Matthew 18:21), and the answer is the
+// verse after (18:22, "Until seventy times seven").
 func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *relevance) ([]Candidate, error) {
 	have := make(map[corpus.VerseID]corpus.Verse, len(cands))
 	for _, c := range cands {
@@ -274,13 +279,21 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 	}
 	// Forward, a verse at a time: whether to go on depends on the text.
 	frontier := make([]corpus.VerseID, 0, len(cands))
+	reply := map[corpus.VerseID]bool{} // wanted only as a question's reply
 	for _, c := range cands {
 		frontier = append(frontier, c.Verse.ID)
 	}
 	for step := 1; step < maxSpanVerses; step++ {
 		for _, id := range frontier {
-			if v, ok := have[id]; ok && !endsSentence(v.Text) {
+			v, ok := have[id]
+			switch {
+			case ok && !endsSentence(v.Text):
 				need = want(id+1, need)
+			case ok && asksQuestion(v.Text):
+				// Offered only when it replies (below).
+				if more := want(id+1, need); len(more) > len(need) {
+					need, reply[id+1] = more, true
+				}
 			}
 		}
 		if len(need) == 0 {
@@ -292,7 +305,7 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		}
 		frontier = frontier[:0]
 		for _, v := range verses {
-			if _, ok := have[v.ID]; ok {
+			if _, ok := have[v.ID]; ok || reply[v.ID] && !a.replies(v.Text) {
 				continue
 			}
 			have[v.ID] = v
@@ -303,5 +316,33 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		}
 		need = need[:0]
 	}
+	for i, c := range cands {
+		if next, ok := have[c.Verse.ID+1]; ok && asksQuestion(c.Verse.Text) && a.replies(next.Text) {
+			cands[i].Answered = true
+		}
+	}
 	return cands, nil
+}
+
+// asksQuestion reports whether a verse's text ends with a question.
+func asksQuestion(text string) bool {
+	return strings.HasSuffix(strings.TrimRight(strings.TrimSpace(text), "’'\")"), "?")
+}
+
+// replies reports whether a verse opens as a reply: its first clause has
+// a verb of speaking (Retriever.Speech, WordNet's; an archaic form read as
+// its modern one, "saith" as "say"), as the KJV opens one ("Jesus said
+// unto him", "And he answered").
+func (a *Answerer) replies(text string) bool {
+	if a.r.Speech == nil {
+		return false
+	}
+	found := false
+	wordvec.Each(firstClause(text), func(w string) {
+		if m, ok := a.r.lex.an.modern[w]; ok {
+			w = m
+		}
+		found = found || a.r.Speech(w)
+	})
+	return found
 }
