@@ -215,9 +215,18 @@ func (c *composition) sentenceSpan(ids []corpus.VerseID) []corpus.VerseID {
 
 // endsSentence reports whether a verse's text ends a sentence.
 func endsSentence(text string) bool {
-	text = strings.TrimRight(strings.TrimSpace(text), "’'\")")
-	r, _ := utf8.DecodeLastRuneInString(text)
+	r := finalMark(text)
 	return r == '.' || r == '?' || r == '!'
+}
+
+// asksQuestion reports whether a verse's text ends with a question.
+func asksQuestion(text string) bool { return finalMark(text) == '?' }
+
+// finalMark is the last character of a verse's text before closing
+// quotation marks and brackets.
+func finalMark(text string) rune {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(strings.TrimSpace(text), "’'\")"))
+	return r
 }
 
 // spanReference is the canonical reference of a run of adjacent verses.

@@ -324,11 +324,6 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 	return cands, nil
 }
 
-// asksQuestion reports whether a verse's text ends with a question.
-func asksQuestion(text string) bool {
-	return strings.HasSuffix(strings.TrimRight(strings.TrimSpace(text), "’'\")"), "?")
-}
-
 // replies reports whether a verse opens as a reply: its first clause has
 // a verb of speaking (Retriever.Speech, WordNet's; an archaic form read as
 // its modern one, "saith" as "say"), as the KJV opens one ("Jesus said
