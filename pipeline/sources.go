@@ -256,12 +256,15 @@ func narrower(title string, topics []string) bool {
 
 // withNeighbours offers, as context candidates, the verses that finish the
 // sentences the candidates are part of: the verse before each, and the
-// verses after one that does not end its sentence or asks a question, up
-// to maxSpanVerses in all. A cited passage is then cited whole (Galatians
-// 5:22-23), and a question with its reply (Candidate.Answered): a user's
-// question finds the verse asking it in the same words ("How many times
-// should I forgive my brother?": Matthew 18:21), and the answer is the
-// verse after (18:22, "Until seventy times seven").
+// verses after one that does not end its sentence or asks what the
+// question asks, up to maxSpanVerses in all. A cited passage is then
+// cited whole (Galatians 5:22-23), and a question with its reply
+// (Candidate.Answered): a user's question finds the verse asking it in
+// the same words ("How many times should I forgive my brother?": Matthew
+// 18:21), and the answer is the verse after (18:22, "Until seventy times
+// seven"). A verse asking something else (Ruth 1:19, "Is this Naomi?",
+// cited for Nave's "went to Bethlehem") is cited as it stands: its reply
+// answers nothing the asker asked.
 func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *relevance) ([]Candidate, error) {
 	have := make(map[corpus.VerseID]corpus.Verse, len(cands))
 	for _, c := range cands {
@@ -289,8 +292,9 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 			switch {
 			case ok && !endsSentence(v.Text):
 				need = want(id+1, need)
-			case ok && asksQuestion(v.Text):
-				// Offered only when it replies (below).
+			case ok && asksQuestion(v.Text) && rv.evidence(id) >= minEvidence:
+				// A question the asker's: offered only when it replies
+				// (below).
 				if more := want(id+1, need); len(more) > len(need) {
 					need, reply[id+1] = more, true
 				}
@@ -317,7 +321,7 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		need = need[:0]
 	}
 	for i, c := range cands {
-		if next, ok := have[c.Verse.ID+1]; ok && asksQuestion(c.Verse.Text) && a.replies(next.Text) {
+		if next, ok := have[c.Verse.ID+1]; ok && asksQuestion(c.Verse.Text) && c.Evidence >= minEvidence && a.replies(next.Text) {
 			cands[i].Answered = true
 		}
 	}
