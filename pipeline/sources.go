@@ -283,6 +283,18 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 	// Forward, a verse at a time: whether to go on depends on the text.
 	frontier := make([]corpus.VerseID, 0, len(cands))
 	reply := map[corpus.VerseID]bool{} // wanted only as a question's reply
+	// A verse asking what the question asks, and whether a verse opens as
+	// a reply, each read once: the fetch and the marking below ask both.
+	asksAsked := func(v corpus.Verse) bool { return asksQuestion(v.Text) && rv.evidence(v.ID) >= minEvidence }
+	replied := map[corpus.VerseID]bool{}
+	replies := func(v corpus.Verse) bool {
+		r, ok := replied[v.ID]
+		if !ok {
+			r = a.replies(v.Text)
+			replied[v.ID] = r
+		}
+		return r
+	}
 	for _, c := range cands {
 		frontier = append(frontier, c.Verse.ID)
 	}
@@ -292,7 +304,7 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 			switch {
 			case ok && !endsSentence(v.Text):
 				need = want(id+1, need)
-			case ok && asksQuestion(v.Text) && rv.evidence(id) >= minEvidence:
+			case ok && asksAsked(v):
 				// A question the asker's: offered only when it replies
 				// (below).
 				if more := want(id+1, need); len(more) > len(need) {
@@ -309,7 +321,7 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		}
 		frontier = frontier[:0]
 		for _, v := range verses {
-			if _, ok := have[v.ID]; ok || reply[v.ID] && !a.replies(v.Text) {
+			if _, ok := have[v.ID]; ok || reply[v.ID] && !replies(v) {
 				continue
 			}
 			have[v.ID] = v
@@ -321,7 +333,7 @@ func (a *Answerer) withNeighbours(ctx context.Context, cands []Candidate, rv *re
 		need = need[:0]
 	}
 	for i, c := range cands {
-		if next, ok := have[c.Verse.ID+1]; ok && asksQuestion(c.Verse.Text) && c.Evidence >= minEvidence && a.replies(next.Text) {
+		if next, ok := have[c.Verse.ID+1]; ok && asksAsked(c.Verse) && replies(next) {
 			cands[i].Answered = true
 		}
 	}
