@@ -25,11 +25,33 @@ type AskCase struct {
 	// set's everyday questions.
 	Kind   string
 	Expect []corpus.VerseID
+	// Each, when set, groups the expected verses by the things the
+	// question asks about: a comparison ("the difference between grace
+	// and mercy") is answered only when the answer cites a verse of each.
+	Each [][]corpus.VerseID
 }
 
 // holdsExpected reports whether any of ids is a verse the case expects.
 func (c AskCase) holdsExpected(ids []corpus.VerseID) bool {
-	return slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(c.Expect, id) })
+	return holdsAny(ids, c.Expect)
+}
+
+// answeredBy reports whether ids answer the case: they hold an expected
+// verse, and one of every group when the case has groups.
+func (c AskCase) answeredBy(ids []corpus.VerseID) bool {
+	if len(c.Each) == 0 {
+		return c.holdsExpected(ids)
+	}
+	for _, g := range c.Each {
+		if !holdsAny(ids, g) {
+			return false
+		}
+	}
+	return true
+}
+
+func holdsAny(ids, want []corpus.VerseID) bool {
+	return slices.ContainsFunc(ids, func(id corpus.VerseID) bool { return slices.Contains(want, id) })
 }
 
 // KindDecline is the kind of a question the Bible has no passage on: the
@@ -41,6 +63,9 @@ type askLine struct {
 	Kind     string   `json:"kind"`
 	Expect   []string `json:"expect"`
 	Expected []string `json:"expected"`
+	// ExpectEach groups the expected references by the things a question
+	// asks about (AskCase.Each); each group's are expected too.
+	ExpectEach [][]string `json:"expectEach"`
 }
 
 // DefaultAskCases returns the built-in question set
@@ -80,21 +105,38 @@ func AskTuningCases() ([]AskCase, error) {
 }
 
 // ReadAskCases reads JSON lines {"question", "kind"?, "expect": ["John
-// 3:16", ...]} ("expected" is read too). An expected reference may be a
-// range ("Matthew 5:3-12"): every verse in it counts. A decline case
-// expects no verse.
+// 3:16", ...], "expectEach"?: [["Ephesians 2:8"], ["Titus 3:5"]]}
+// ("expected" is read too). An expected reference may be a range
+// ("Matthew 5:3-12"): every verse in it counts. A decline case expects no
+// verse. With expectEach, an answer must cite a verse of every group.
 func ReadAskCases(r io.Reader) ([]AskCase, error) {
 	return readCases(r, "ask case", func(l askLine) (AskCase, error) {
 		refs := append(l.Expect, l.Expected...)
+		for _, g := range l.ExpectEach {
+			refs = append(refs, g...)
+		}
 		kind := strings.ToLower(strings.TrimSpace(l.Kind))
 		switch {
 		case strings.TrimSpace(l.Question) == "":
 			return AskCase{}, fmt.Errorf("needs a question")
 		case (len(refs) == 0) != (kind == KindDecline):
 			return AskCase{}, fmt.Errorf("needs expected verses (none for kind decline)")
+		case slices.ContainsFunc(l.ExpectEach, func(g []string) bool { return len(g) == 0 }):
+			return AskCase{}, fmt.Errorf("an expectEach group needs a reference")
 		}
 		expect, err := expandRefs(refs)
-		return AskCase{Question: l.Question, Kind: kind, Expect: expect}, err
+		if err != nil {
+			return AskCase{}, err
+		}
+		c := AskCase{Question: l.Question, Kind: kind, Expect: expect}
+		for _, g := range l.ExpectEach {
+			ids, err := expandRefs(g)
+			if err != nil {
+				return AskCase{}, err
+			}
+			c.Each = append(c.Each, ids)
+		}
+		return c, nil
 	})
 }
 
@@ -201,6 +243,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 		}
 		rep.Answers = append(rep.Answers, AskAnswer{Question: c.Question, Text: ans.Text, Summary: ans.Summary, References: got})
 		hit := false
+		var cited []corpus.VerseID
 		if ans.NoPassage {
 			rep.NoAnswer++
 			if c.Kind != KindDecline {
@@ -222,8 +265,8 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 					allGrounded = false
 					rep.Ungrounded = append(rep.Ungrounded, c.Question+": "+ref.Reference)
 				}
+				cited = append(cited, ids...)
 				held := c.holdsExpected(ids)
-				hit = hit || held
 				if c.Kind != KindDecline {
 					rep.expectRefs++
 					if held {
@@ -231,6 +274,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 					}
 				}
 			}
+			hit = c.answeredBy(cited)
 			if bad := uncitedSentence(ans.Text, ans.References); bad != "" {
 				allGrounded = false
 				rep.Ungrounded = append(rep.Ungrounded, c.Question+": sentence without a citation: "+bad)
@@ -256,7 +300,7 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			order = append(order, c.Kind)
 		}
 		k.Cases++
-		if c.Kind != KindDecline && !ans.NoPassage && c.holdsExpected(ans.Retrieved) {
+		if c.Kind != KindDecline && !ans.NoPassage && c.answeredBy(ans.Retrieved) {
 			k.CandidatesHold++
 		}
 		reach := ThemeReach{}

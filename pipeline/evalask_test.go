@@ -42,20 +42,26 @@ func TestReadAskCases(t *testing.T) {
 # a comment
 {"question": "b?", "expect": ["Jude 1:3"]}
 {"question": "stocks?", "kind": "decline", "expect": []}
+{"question": "grace vs mercy", "kind": "compare", "expectEach": [["Ephesians 2:8"], ["Titus 3:5", "Lamentations 3:22-23"]]}
 `
 	cases, err := pipeline.ReadAskCases(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 3 || len(cases[0].Expect) != 4 || cases[0].Expect[3] != corpus.NewVerseID(40, 5, 5) ||
+	if len(cases) != 4 || len(cases[0].Expect) != 4 || cases[0].Expect[3] != corpus.NewVerseID(40, 5, 5) ||
 		cases[2].Kind != pipeline.KindDecline || len(cases[2].Expect) != 0 {
 		t.Fatalf("cases %+v", cases)
+	}
+	// A comparison's groups are expected too, each group kept apart.
+	if c := cases[3]; len(c.Expect) != 4 || len(c.Each) != 2 || len(c.Each[1]) != 3 || c.Each[0][0] != corpus.NewVerseID(49, 2, 8) {
+		t.Fatalf("comparison case %+v", c)
 	}
 	for _, bad := range []string{
 		`{"question": "a", "expect": ["Hezekiah 1:1"]}`,
 		`{"question": "a", "expect": []}`,
 		`{"question": "a", "kind": "decline", "expect": ["John 3:16"]}`,
 		`{"question": " ", "expect": ["John 3:16"]}`,
+		`{"question": "a", "expectEach": [["John 3:16"], []]}`,
 		`not json`,
 	} {
 		if _, err := pipeline.ReadAskCases(strings.NewReader(bad)); err == nil {
