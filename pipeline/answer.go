@@ -165,6 +165,14 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 			return a.write(ctx, q, Answer{Words: wordEntries(q.Words)}, opts.Extractive)
 		}
 	}
+	if sides, ok := comparison(question); ok && len(opts.Context) == 0 {
+		// "What is the difference between grace and mercy?" asks what
+		// each is (compare.go).
+		ans, ok, err := a.compare(ctx, sides, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
 	// A misspelt name is read as the name for everything below: the
 	// search, the router, the hubs and a follow-up's subject.
 	typed := question
