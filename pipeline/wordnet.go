@@ -173,10 +173,37 @@ func (g *grammar) plural(subject string) bool {
 		return false
 	}
 	w := words[len(words)-1]
-	if g.wn.Has(w, wordnet.Noun) || !strings.HasSuffix(w, "s") {
+	if !strings.HasSuffix(w, "s") {
 		return false
 	}
+	if g.wn.Has(w, wordnet.Noun) {
+		// A noun lemma is no plural ("Moses", "news", "riches"), unless
+		// WordNet writes it only as a name and its singular is a person:
+		// "Prophets" is a division of the Hebrew Bible to WordNet, and
+		// PROPHETS' subject was told "Prophets was called seers".
+		base := strings.TrimSuffix(w, "s")
+		return g.nameOnly(w) && g.isPerson(base)
+	}
 	return g.isNoun(strings.TrimSuffix(w, "s")) || g.isNoun(strings.TrimSuffix(w, "es")) || g.isNoun(strings.TrimSuffix(w, "ies")+"y")
+}
+
+// nameOnly reports whether WordNet writes the noun lemma w with a capital
+// in every synset that holds it ("Prophets", "Moses"; not "riches").
+func (g *grammar) nameOnly(w string) bool {
+	for _, l := range g.wn.Lookup(w) {
+		if l.POS != wordnet.Noun || l.Lemma != w {
+			continue
+		}
+		for _, s := range l.Senses {
+			for _, sw := range s.Synset.Words {
+				if strings.EqualFold(sw, w) && sw == strings.ToLower(sw) {
+					return false
+				}
+			}
+		}
+		return len(l.Senses) > 0
+	}
+	return false
 }
 
 // isVerb reports whether the lower-case word is a verb's base form.
