@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -133,6 +134,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }
+	r.Lemma = func(w string) bool { return slices.Contains(wn.BaseForms(w), w) }
 	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)
 	return r, nil

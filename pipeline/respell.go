@@ -82,13 +82,21 @@ func letterRuns(text string) []string {
 }
 
 // respell returns query with each misspelt name replaced by the KJV name
-// nearest to it, capitalised as the KJV writes names; known is the
-// dictionary (nil: none). A query without one is returned unchanged.
-func (s *speller) respell(query string, known func(word string) bool) string {
+// nearest to it, capitalised as the KJV writes names, and each
+// contraction typed without its apostrophe with it (contraction); known
+// is the dictionary and lemma its own words (nil: none). A query without
+// either is returned unchanged.
+func (s *speller) respell(query string, known, lemma func(word string) bool) string {
 	if s == nil {
 		return query
 	}
 	return replaceWords(query, func(w string) (string, bool) {
+		if c, ok := s.contraction(strings.ToLower(w), lemma); ok {
+			if unicode.IsUpper([]rune(w)[0]) {
+				c = strings.ToUpper(c[:1]) + c[1:]
+			}
+			return c, true
+		}
 		name, ok := s.nearest(strings.ToLower(w), known)
 		if !ok {
 			return "", false
@@ -120,6 +128,44 @@ func replaceWords(text string, replace func(w string) (string, bool)) string {
 	}
 	b.WriteString(rest)
 	return b.String()
+}
+
+// Contractions typed without their apostrophe ("cant", "dont", "im",
+// "wasnt", "theres") are no words of the corpus: each counted as a word
+// the Bible never uses (the decline signal's unknown share, relevance.go
+// and gate.go) and searched as a content word, and "dont judge" lost the
+// negation "don't judge" has (analyze.go). Such a word is read as the
+// contraction when it is a stop word (an auxiliary or a pronoun) with an
+// English clitic after it: "n't" ("dont", "wasnt", "shouldnt"; "cant",
+// can with its "t"), or "m", "re", "ve", "ll", "d", "s" ("im", "youre",
+// "ive", "theres"). The clitics are a closed class of English grammar,
+// the stop words the analyser's own; a word the corpus holds ("wont",
+// "its", "ill", "well", "were") is kept, and so, for the pronoun
+// clitics, is one the dictionary has as a word of its own ("id", "wed",
+// "shed"; "theres" is only "there" inflected to it).
+var pronounClitics = []string{"m", "re", "ve", "ll", "d", "s"}
+
+// contraction returns w with its apostrophe when w is a contraction typed
+// without one (see pronounClitics); lemma is the dictionary's own words.
+func (s *speller) contraction(w string, lemma func(string) bool) (string, bool) {
+	if s.known[w] {
+		return "", false
+	}
+	if x, ok := strings.CutSuffix(w, "nt"); ok && x != "" && isStop(x) {
+		return x + "n't", true
+	}
+	if x, ok := strings.CutSuffix(w, "t"); ok && strings.HasSuffix(x, "n") && isStop(x) {
+		return x + "'t", true
+	}
+	if lemma != nil && lemma(w) {
+		return "", false
+	}
+	for _, c := range pronounClitics {
+		if x, ok := strings.CutSuffix(w, c); ok && x != "" && isStop(x) {
+			return x + "'" + c, true
+		}
+	}
+	return "", false
 }
 
 // nearest returns the name w misspells, if it is one (see respell).

@@ -34,6 +34,13 @@ func TestRespell(t *testing.T) {
 		{"Who translated the King James Bible?", "Who translated the Bible?"},
 		{"where can I buy a king james bible", "where can I buy a Bible"},
 		{"James the son of Zebedee", "James the son of Zebedee"},
+		// Contractions typed without their apostrophe.
+		{"i cant stop crying and i dont know why", "i can't stop crying and i don't know why"},
+		{"Im tired, it wasnt my fault and theres no one", "I'm tired, it wasn't my fault and there's no one"},
+		{"youre right, ive been shouldnt", "you're right, i've been shouldn't"},
+		// Words of the corpus or the dictionary stay: "as he was wont".
+		{"as he was wont its well were ill", "as he was wont its well were ill"},
+		{"we shed tears", "we shed tears"},
 	}
 	for _, tt := range tests {
 		if got := b.r.Respell(tt.q); got != tt.want {

@@ -165,6 +165,10 @@ type Retriever struct {
 	// a word is never respelt as a name (respell.go). Nil: every word the
 	// corpus does not hold may be a misspelt name.
 	Dictionary func(word string) bool
+	// Lemma reports whether WordNet has the word itself, not only as an
+	// inflection of another ("shed", not "theres"): such a word is never
+	// read as a contraction typed without its apostrophe (respell.go).
+	Lemma func(word string) bool
 	// Speech reports whether a lower-case word is a verb of speaking
 	// (WordNet files its commonest verb sense under communication: say,
 	// promise, warn, answer): a question naming Jesus with one asks what
@@ -239,7 +243,7 @@ func (r *Retriever) WithoutWeb() *Retriever {
 // built with opt, to measure what a field brings.
 func (r *Retriever) With(opt LexicalOptions) *Retriever {
 	c := newRetriever(r.verses, r.web, r.gloss, opt)
-	c.Dense, c.DenseName, c.Router, c.Expand, c.Dictionary, c.Common = r.Dense, r.DenseName, r.Router, r.Expand, r.Dictionary, r.Common
+	c.Dense, c.DenseName, c.Router, c.Expand, c.Dictionary, c.Lemma, c.Common = r.Dense, r.DenseName, r.Router, r.Expand, r.Dictionary, r.Lemma, r.Common
 	if w, ok := r.Dense.(interface{ WithoutWeb() (VerseSource, error) }); ok && opt.NoWeb {
 		// The dense source must not see the WEB words either.
 		if d, err := w.WithoutWeb(); err == nil {
@@ -274,13 +278,13 @@ func (r *Retriever) observe(stage, impl string, start time.Time, err error) {
 // translation's names as "the Bible" (bibleNames). Search respells its
 // query itself.
 func (r *Retriever) Respell(query string) string {
-	return r.speller.respell(spellNumerals(asBible(query)), r.Dictionary)
+	return r.speller.respell(spellNumerals(asBible(query)), r.Dictionary, r.Lemma)
 }
 
 // respellWords is Respell without the numerals spelled: the question's
 // words as typed, its names as the KJV writes them.
 func (r *Retriever) respellWords(query string) string {
-	return r.speller.respell(asBible(query), r.Dictionary)
+	return r.speller.respell(asBible(query), r.Dictionary, r.Lemma)
 }
 
 // Verse returns the verse id, from memory.
