@@ -71,14 +71,9 @@ func comparison(question string) (sides [2]string, ok bool) {
 	return sides, false
 }
 
-// comparisonSide trims a side of the marks and frame words around it:
-// "what is the difference between grace and mercy" leaves "grace".
+// comparisonSide trims a side of the marks around it ("grace," "mercy?").
 func comparisonSide(s string) string {
-	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) && r != '\'' || unicode.IsSpace(r) })
-	for _, lead := range []string{"what's the ", "whats the ", "what is the "} {
-		s = strings.TrimPrefix(s, lead)
-	}
-	return strings.TrimSpace(s)
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) && r != '\'' || unicode.IsSpace(r) })
 }
 
 // compare answers a comparison of two sides, each as a question of its
