@@ -3,11 +3,8 @@ package pipeline
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/selahdev/selah/corpus"
 )
 
 // Questions comparing two things ("What is the difference between grace
@@ -80,8 +77,7 @@ func comparisonSide(s string) string {
 // own with its share of maxRefs (the first side the larger), and gives
 // the two answers in turn. ok is false, and the question is answered
 // whole, when maxRefs cannot cite both sides, a side holds a word the
-// corpus never saw, either side finds no passage, or the two sides cite a
-// verse in common (they were not told apart): half a comparison
+// corpus never saw, or either side finds no passage: half a comparison
 // answered as if whole would mislead, and the whole question may still
 // find a verse speaking to both (or be declined).
 func (a *Answerer) compare(ctx context.Context, sides [2]string, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
@@ -108,12 +104,6 @@ func (a *Answerer) compare(ctx context.Context, sides [2]string, maxRefs int, op
 		}
 		parts[i] = ans
 	}
-	if sharesReference(parts[0], parts[1]) {
-		// The sides were not told apart ("the old testament" and "the new
-		// testament" both cite Matthew 26:27-28): two answers would say
-		// the same twice.
-		return Answer{}, false, nil
-	}
 	out := Answer{
 		Text:      parts[0].Text + " " + parts[1].Text,
 		Summary:   a.joinSummaries(parts[0].Summary, parts[1].Summary),
@@ -137,22 +127,6 @@ func (a *Answerer) compare(ctx context.Context, sides [2]string, maxRefs int, op
 		}
 	}
 	return out, true, nil
-}
-
-// sharesReference reports whether two answers cite a verse in common.
-func sharesReference(x, y Answer) bool {
-	seen := map[corpus.VerseID]bool{}
-	for _, r := range x.References {
-		for _, id := range r.VerseIDs() {
-			seen[id] = true
-		}
-	}
-	for _, r := range y.References {
-		if slices.ContainsFunc(r.VerseIDs(), func(id corpus.VerseID) bool { return seen[id] }) {
-			return true
-		}
-	}
-	return false
 }
 
 // joinSummaries makes one sentence of two: the first's closing stop
