@@ -104,10 +104,22 @@ func (a *Answerer) compare(ctx context.Context, sides [2]string, maxRefs int, op
 		}
 		parts[i] = ans
 	}
-	out := Answer{
-		Text:      parts[0].Text + " " + parts[1].Text,
-		Summary:   a.joinSummaries(parts[0].Summary, parts[1].Summary),
-		Generator: parts[0].Generator,
+	out := Answer{Text: parts[0].Text, Summary: parts[0].Summary, Generator: parts[0].Generator}
+	// The sides may reach the same verse and tell it alike ("the old
+	// testament" and "the new testament" both "Scripture tells of the
+	// new (Matthew 26:27-28)"): what the first said is not said again.
+	said := map[string]bool{}
+	for _, s := range Sentences(parts[0].Text) {
+		said[s] = true
+	}
+	for _, s := range Sentences(parts[1].Text) {
+		if !said[s] {
+			said[s] = true
+			out.Text += " " + s
+		}
+	}
+	if parts[1].Summary != parts[0].Summary {
+		out.Summary = a.joinSummaries(parts[0].Summary, parts[1].Summary)
 	}
 	seen := map[string]bool{}
 	for _, p := range parts {

@@ -90,3 +90,25 @@ func TestAnswerComparisonOutside(t *testing.T) {
 		t.Errorf("answered %q with %d references; want a decline", ans.Summary, len(ans.References))
 	}
 }
+
+// TestAnswerComparisonSaidOnce: sides that reach the same verse and tell
+// it alike ("the old testament" and "the new testament" both reach
+// Matthew 26:27-28) do not make the answer say it twice.
+func TestAnswerComparisonSaidOnce(t *testing.T) {
+	t.Parallel()
+	a := setup(t).answerer(nil)
+	ans, err := a.Answer(context.Background(), "how is the old testament different from the new testament", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, s := range pipeline.Sentences(ans.Text) {
+		if seen[s] {
+			t.Errorf("said twice: %q in %q", s, ans.Text)
+		}
+		seen[s] = true
+	}
+	if strings.Count(ans.Summary, "Matthew 26:27-28") > 1 {
+		t.Errorf("summary %q cites Matthew 26:27-28 twice", ans.Summary)
+	}
+}
