@@ -33,7 +33,7 @@ var (
 	// part of it.
 	comparisonTail = regexp.MustCompile(`\s+(?:in|according\s+to|from)\s+(?:the\s+)?(?:bible|scriptures?|kjv|new\s+testament|old\s+testament)$|\s+(?:biblically|exactly|really)$|\s+(?:so\s+)?(?:what(?:'s|s|\s+is)\s+the\s+difference|(?:which|what)\s+is\s+(?:it|which)|who\s+was\s+who|is\s+there\s+(?:a|any)\s+difference|(?:the\s+)?same\s+(?:man|person|people|thing))$`)
 	// comparisonLead is what may open the first side without being part
-	// of it ("what's the difference between", "in the bible, …").
+	// of it ("in the bible grace vs mercy").
 	comparisonLead = regexp.MustCompile(`^(?:biblically|in\s+the\s+bible|according\s+to\s+the\s+bible)\s+`)
 )
 
