@@ -148,6 +148,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	}
 	runs, rest := askedPassages(question, maxRefs)
 	if len(runs) == 0 {
+		// A book's name misspelt ("phillipians 4:13") names the passage
+		// all the same (respell.go); its numerals are kept as typed.
+		if respelt := a.r.respellWords(question); respelt != question {
+			runs, rest = askedPassages(respelt, maxRefs)
+		}
+	}
+	if len(runs) == 0 {
 		runs, rest = contextPassages(question, opts.Context, maxRefs)
 	}
 	if len(runs) > 0 {

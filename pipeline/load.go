@@ -131,6 +131,15 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	router.Common = r.Common
 	r.Router = router
 	r.Titled = router.Titled
+	r.speller.learn(router.Titles())
+	if vecs, err := wordvec.Default(); err == nil {
+		r.speller.english = func(w string) int {
+			if i := vecs.Lookup(w); i >= 0 {
+				return int(vecs.Count(i))
+			}
+			return 0
+		}
+	}
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
 	r.Dictionary = func(w string) bool { return len(wn.BaseForms(w)) > 0 }

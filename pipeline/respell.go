@@ -5,8 +5,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
+	"github.com/antzucaro/matchr"
 	"github.com/hbollon/go-edlib"
 )
 
@@ -20,11 +23,23 @@ import (
 // nearest wins, then the one more verses name. Both tables are the
 // corpus's own; nothing here is a list of names or of misspellings.
 //
-// Only names are respelt: a modern word the corpus does not hold
-// ("texting", "crypto") is a subject the Bible does not address, and
-// respelling it as a nearby common word would hide that from the decline
-// signal (relevance.go). Words shorter than minRespell letters are kept:
-// between short names one edit is another name ("Iran", "Iram").
+// Other words are respelt only when they also sound the same. People
+// type common words as they say them too ("forgivness", "beleive",
+// "anxeity", "adultry"), and each such word counted as one the Bible
+// never uses: the decline signal (relevance.go, gate.go) declined
+// "im greiving my mom, is there any comfert in the bible". But a modern
+// word the corpus does not hold ("texting", "vaping") is a subject the
+// Bible does not address, and respelling it as a nearby word ("testing",
+// "raping") would hide that from the decline signal and answer another
+// question. What tells the two apart is what spelling checkers use (GNU
+// Aspell's "soundslike"): a misspelling keeps the word's sound, and a
+// different word changes it. So a word of the corpus within reach is
+// taken only when their Double Metaphone codes agree (antzucaro/matchr):
+// "forgivness" and "forgiveness" are both FRJF, "texting" TKST and
+// "testing" TSTN. Names keep the edit distance alone: a name heard is
+// spelt by its sound, and the name table is small. Words shorter than
+// minRespell letters are kept: between short names one edit is another
+// name ("Iran", "Iram"), between short words another word.
 const minRespell = 5
 
 // respellDistance is the number of edits allowed for a word of n letters:
@@ -49,17 +64,86 @@ type speller struct {
 	// byLen lists the names by their length in letters, for the search
 	// of those within reach of a word.
 	byLen map[int][]string
+	// verses counts the verses, in the KJV and the WEB, holding each word
+	// of minTarget letters or more that is not a name (and the words of
+	// Nave's titles, learn): of two words equally near a misspelling, the
+	// commoner.
+	verses map[string]int
+	// sounds lists verses' words by their Double Metaphone codes: the
+	// words a misspelling may be, found without reading them all.
+	sounds soundIndex
+	// english is how often the word vectors' training text (Nave's,
+	// Strong's and WordNet's glosses besides the two Bibles; selah
+	// train) writes an English word, 0 when never. Nil: words the corpus
+	// does not hold are no respelling's.
+	english func(word string) int
+	// memo keeps nearest's answers for the words asked about (a question
+	// is respelt by each stage that reads it), up to maxMemo words.
+	memo   sync.Map // string → respelt
+	memoed atomic.Int64
 }
 
-func newSpeller(kjv, web []string, names map[string]int) *speller {
-	s := &speller{known: map[string]bool{}, names: maps.Clone(names), byLen: map[int][]string{}}
-	for _, t := range kjv {
-		for _, w := range letterRuns(t) {
-			s.known[strings.ToLower(w)] = true
+// respelt is nearest's answer for a word.
+type respelt struct {
+	word     string
+	name, ok bool
+}
+
+// maxMemo bounds the words speller.memo keeps; past it the memo starts
+// over, so that no stream of made-up words grows it.
+const maxMemo = 4096
+
+// soundIndex lists words by their Double Metaphone codes, primary and
+// alternate.
+type soundIndex map[string][]string
+
+func (x soundIndex) add(w string) {
+	p, q := matchr.DoubleMetaphone(w)
+	x[p] = append(x[p], w)
+	if q != p {
+		x[q] = append(x[q], w)
+	}
+}
+
+// like returns the words that share a code with w, sorted, each once.
+func (x soundIndex) like(w string) []string {
+	p, q := matchr.DoubleMetaphone(w)
+	out := slices.Clone(x[p])
+	if q != p {
+		out = append(out, x[q]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// newSpeller reads the words of the KJV and the WEB verses; names are
+// the KJV's with their verse counts (properNames), and books the words of
+// the books' names, which no verse writes ("genisis" is Genesis) and
+// which count as names of one verse each.
+func newSpeller(kjv, web []string, names map[string]int, books []string) *speller {
+	s := &speller{known: map[string]bool{}, names: maps.Clone(names), byLen: map[int][]string{},
+		verses: map[string]int{}, sounds: soundIndex{}}
+	count := func(verse []string) {
+		for _, w := range verse {
+			if _, isName := names[w]; !isName && len([]rune(w)) >= minTarget {
+				s.verses[w]++
+			}
 		}
+	}
+	for _, t := range kjv {
+		var words []string // this verse's, once each
+		for _, w := range letterRuns(t) {
+			w = strings.ToLower(w)
+			s.known[w] = true
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+		count(words)
 	}
 	for _, t := range web {
 		var named []string // the names this verse counts for, once each
+		var words []string
 		for _, w := range letterRuns(t) {
 			w = strings.ToLower(w)
 			s.known[w] = true
@@ -67,11 +151,23 @@ func newSpeller(kjv, web []string, names map[string]int) *speller {
 				named = append(named, w)
 				s.names[w]++
 			}
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+		count(words)
+	}
+	for _, b := range books {
+		if _, ok := s.names[b]; !ok && !s.known[b] {
+			s.names[b] = 1
 		}
 	}
-	for n := range names {
+	for n := range s.names {
 		k := len([]rune(n))
 		s.byLen[k] = append(s.byLen[k], n)
+	}
+	for w := range s.verses {
+		s.sounds.add(w)
 	}
 	return s
 }
@@ -82,7 +178,8 @@ func letterRuns(text string) []string {
 }
 
 // respell returns query with each misspelt name replaced by the KJV name
-// nearest to it, capitalised as the KJV writes names, and each
+// nearest to it, capitalised as the KJV writes names, each other
+// misspelt word by the corpus's word it sounds like, and each
 // contraction typed without its apostrophe with it (contraction); known
 // is the dictionary and lemma its own words (nil: none). A query without
 // either is returned unchanged.
@@ -97,11 +194,14 @@ func (s *speller) respell(query string, known, lemma func(word string) bool) str
 			}
 			return c, true
 		}
-		name, ok := s.nearest(strings.ToLower(w), known)
+		word, name, ok := s.nearestMemo(strings.ToLower(w), known)
 		if !ok {
 			return "", false
 		}
-		return strings.ToUpper(name[:1]) + name[1:], true
+		if name || unicode.IsUpper([]rune(w)[0]) {
+			word = strings.ToUpper(word[:1]) + word[1:]
+		}
+		return word, true
 	})
 }
 
@@ -168,24 +268,160 @@ func (s *speller) contraction(w string, lemma func(string) bool) (string, bool) 
 	return "", false
 }
 
-// nearest returns the name w misspells, if it is one (see respell).
-func (s *speller) nearest(w string, known func(string) bool) (string, bool) {
+// minTarget is the shortest word a misspelling is respelt as ("envey" is
+// envy).
+const minTarget = 3
+
+// nearest returns the word w misspells, if it is one (see respell and
+// minRespell), and whether it is a name: w is no word of the corpus or
+// the dictionary (known), and a name, or a word of the corpus with the
+// same Double Metaphone code or two of its neighbouring letters swapped,
+// lies within respellDistance edits of it.
+// Of those, the nearest, then the one in more verses ("shure" is sure,
+// not the wilderness of Shur; "baptisim" baptism, not Baptist), then the
+// first in alphabetical order.
+func (s *speller) nearest(w string, known func(string) bool) (best string, name, ok bool) {
 	n := len([]rune(w))
 	if n < minRespell || s.known[w] || known != nil && known(w) {
-		return "", false
+		return "", false, false
 	}
 	maxD := respellDistance(n)
-	best, bestD := "", maxD+1
+	bestD, bestN := maxD+1, 0
+	consider := func(c string, verses int, isName bool) {
+		if k := len([]rune(c)); k < n-maxD || k > n+maxD {
+			return
+		}
+		d := edlib.OSADamerauLevenshteinDistance(w, c)
+		if d > maxD || best != "" && cmp.Or(cmp.Compare(d, bestD), cmp.Compare(bestN, verses), strings.Compare(c, best)) >= 0 {
+			return
+		}
+		best, bestD, bestN, name = c, d, verses, isName
+	}
 	for k := n - maxD; k <= n+maxD; k++ {
-		for _, name := range s.byLen[k] {
-			d := edlib.OSADamerauLevenshteinDistance(w, name)
-			if d > maxD {
+		for _, c := range s.byLen[k] {
+			consider(c, s.names[c], true)
+		}
+	}
+	// A word of a Nave's title (learn) is a word already, and only a
+	// name respells it, as before titles were learnt: ARIMATHEA is the
+	// KJV's Arimathaea.
+	if s.verses[w] > 0 {
+		return best, name, best != ""
+	}
+	for _, c := range soundsOrSwaps(w, s.sounds, s.verses) {
+		consider(c, s.verses[c], false)
+	}
+	if best == "" && known != nil && s.english != nil {
+		// No word of the Bible's is near: an English word (the
+		// dictionary's, inflected too) may be ("depresed", "hopless"), one
+		// edit away, the commoner first ("hopeless", not "hapless").
+		// Still no word of the corpus, it keeps its unknown share
+		// (relevance.go); what it gains is its WordNet relatives and its
+		// word vector.
+		p, q := matchr.DoubleMetaphone(w)
+		for _, c := range edits1(w) {
+			if len(c) < minTarget || c == best {
 				continue
 			}
-			if c := cmp.Or(cmp.Compare(d, bestD), cmp.Compare(s.names[best], s.names[name]), strings.Compare(name, best)); best == "" || c < 0 {
-				best, bestD = name, d
+			// The sound first, the dictionary last: it is the costly test.
+			if cp, cq := matchr.DoubleMetaphone(c); (cp == p || cp == q || cq == p || cq == q || isSwap(w, c)) && known(c) {
+				consider(c, s.english(c), false)
 			}
 		}
 	}
-	return best, best != ""
+	return best, name, best != ""
+}
+
+// edits1 returns the strings one edit from w (a letter deleted, two
+// neighbouring letters swapped, one replaced or one inserted; a–z), as
+// Norvig's spelling corrector generates them.
+func edits1(w string) []string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	var out []string
+	for i := 0; i <= len(w); i++ {
+		l, r := w[:i], w[i:]
+		if r != "" {
+			out = append(out, l+r[1:])
+		}
+		if len(r) > 1 {
+			out = append(out, l+r[1:2]+r[:1]+r[2:])
+		}
+		for _, c := range letters {
+			if r != "" {
+				out = append(out, l+string(c)+r[1:])
+			}
+			out = append(out, l+string(c)+r)
+		}
+	}
+	return out
+}
+
+// isSwap reports whether a and b differ by two neighbouring letters
+// swapped.
+func isSwap(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
+// nearestMemo is nearest, remembered: known is the retriever's
+// dictionary, the same for every call.
+func (s *speller) nearestMemo(w string, known func(string) bool) (string, bool, bool) {
+	if len([]rune(w)) < minRespell || s.known[w] {
+		return "", false, false
+	}
+	if v, ok := s.memo.Load(w); ok {
+		r := v.(respelt)
+		return r.word, r.name, r.ok
+	}
+	word, name, ok := s.nearest(w, known)
+	if s.memoed.Add(1) > maxMemo {
+		s.memo.Clear()
+		s.memoed.Store(1)
+	}
+	s.memo.Store(w, respelt{word, name, ok})
+	return word, name, ok
+}
+
+// soundsOrSwaps returns the words of words (by sound, in sounds) that
+// may be the word w misspells: those that sound like it, and those with
+// two of its neighbouring letters swapped, the commonest slip of typing,
+// which may change the sound ("christains" is KRST, "christians" KRSX)
+// but not the word: no modern word is a swap of a word of the Bible's.
+// The distance is the caller's to weigh.
+func soundsOrSwaps[V any](w string, sounds soundIndex, words map[string]V) []string {
+	out := sounds.like(w)
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		b[i], b[i+1] = b[i+1], b[i]
+		if _, ok := words[string(b)]; ok && string(b) != w {
+			out = append(out, string(b))
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+	}
+	return out
+}
+
+// learn adds the words of titles (Nave's) that no verse writes as words a
+// misspelling may be respelt as, in one verse each: the lexical index
+// knows them as titles (Retriever.Titled), and "trinaty" is TRINITY.
+func (s *speller) learn(titles []string) {
+	if s == nil {
+		return
+	}
+	for _, t := range titles {
+		for _, w := range letterRuns(t) {
+			w = strings.ToLower(w)
+			if _, isName := s.names[w]; isName || s.known[w] || s.verses[w] > 0 || len([]rune(w)) < minTarget {
+				continue
+			}
+			s.verses[w] = 1
+			s.sounds.add(w)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/store/storetest"
 )
 
 // TestRespell: a name people misspell reaches the person, and no word that
@@ -41,6 +42,24 @@ func TestRespell(t *testing.T) {
 		// Words of the corpus or the dictionary stay: "as he was wont".
 		{"as he was wont its well were ill", "as he was wont its well were ill"},
 		{"we shed tears", "we shed tears"},
+		// Common words misspelt are respelt as the corpus's word that
+		// sounds the same, or has two letters swapped.
+		{"im greiving, is there any comfert", "i'm grieving, is there any comfort"},
+		{"forgivness and beleive, my anxeity", "forgiveness and believe, my anxiety"},
+		{"what do christains believe", "what do christians believe"},
+		// The commoner word before the rarer name: not "Baptist".
+		{"is baptisim nessesary", "is baptism necessary"},
+		// Books' names, which no verse writes, and Nave's titles.
+		{"who was melkizedek in genisis", "who was Melchizedek in Genesis"},
+		{"is the trinaty real", "is the trinity real"},
+		// No word of the Bible's near: the commoner English word that
+		// sounds the same ("hopeless", not "hapless").
+		{"feeling hopless and depresed", "feeling hopeless and depressed"},
+		// A modern word near a word of the Bible's is another word: it
+		// does not sound the same ("texting" TKST, "testing" TSTN).
+		{"is texting while driving a sin", "is texting while driving a sin"},
+		{"is vaping ok", "is vaping ok"},
+		{"bitcoin iphone gamer selfie", "bitcoin iphone gamer selfie"},
 	}
 	for _, tt := range tests {
 		if got := b.r.Respell(tt.q); got != tt.want {
@@ -54,5 +73,31 @@ func TestRespell(t *testing.T) {
 	}
 	if got := ids(res); !slices.Contains(got, corpus.NewVerseID(11, 16, 31)) {
 		t.Errorf("who was jezabel: %v, want 1 Kings 16:31 (Ahab took to wife Jezebel)", got)
+	}
+}
+
+// TestAnswerMisspelt: a question typed with misspellings is answered as
+// the question it means. A misspelt book still names its passage; a
+// book's name counts as no word the Bible never uses, so the person
+// asked about in it is not declined; a misspelt common word is no
+// longer a subject the Bible does not address.
+func TestAnswerMisspelt(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"what does phillipians 4:13 mean", []string{"Philippians 4:13"}},
+		{"who was melkizedek in genisis and hebrews", []string{"Genesis 14:18-20", "Hebrews 7:1-3"}},
+		{"what does jesus say about worrying about tomorow", []string{"Matthew 6:34"}},
+		{"verses about gentelness and kindnes", []string{"Galatians 5:22-23", "Colossians 3:12"}},
+	}
+	for _, tt := range tests {
+		ans := b.ask(t, tt.q)
+		checkGrounded(t, b.st, ans, 3)
+		if !citesAny(ans, storetest.Verses(t, tt.want...)) {
+			t.Errorf("%q cites %v, want a verse of %s", tt.q, refs(ans), tt.want)
+		}
 	}
 }

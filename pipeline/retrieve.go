@@ -138,10 +138,12 @@ type Retriever struct {
 	// rare are the words the KJV always capitalises but too seldom to be
 	// names by that alone (properNames, learnAliasedNames).
 	rare    map[string]bool
-	speller *speller     // names as people misspell them (respell.go)
-	phrase  *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
-	senses  *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
-	bridge  *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
+	speller *speller // names and words as people misspell them (respell.go)
+	// bookTerms are the index terms of the books' names (knownTerm).
+	bookTerms map[string]bool
+	phrase    *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
+	senses    *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	bridge    *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -227,9 +229,26 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 		kjv[i] = v.Text
 	}
 	proper, names, determined, rare := properNames(vs)
-	return &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
+	r := &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
 		determined: determined, rare: rare, writers: letterWriters(vs, names),
-		speller: newSpeller(kjv, web, proper), phrase: buildPhraseIndex(kjv, web, opt.NoWeb)}
+		speller: newSpeller(kjv, web, proper, bookWords()), phrase: buildPhraseIndex(kjv, web, opt.NoWeb),
+		bookTerms: map[string]bool{}}
+	for _, b := range corpus.Books() {
+		r.lex.an.terms(b.Name, func(t string) { r.bookTerms[t] = true })
+	}
+	return r
+}
+
+// bookWords are the words of the books' names ("genesis", "song",
+// "solomon"), lower case.
+func bookWords() []string {
+	var out []string
+	for _, b := range corpus.Books() {
+		for _, w := range letterRuns(b.Name) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
 }
 
 // WithoutWeb returns a retriever like r whose lexical index leaves out the
@@ -251,6 +270,9 @@ func (r *Retriever) With(opt LexicalOptions) *Retriever {
 		}
 	}
 	c.Candidates, c.Observe, c.RRFK = r.Candidates, r.Observe, r.RRFK
+	// The speller reads both wordings whatever the index holds, and has
+	// learnt the titles and English words LoadRetriever gave r.
+	c.speller = r.speller
 	return c
 }
 
@@ -324,10 +346,18 @@ type lexQuery struct {
 	self    float64 // selfScore of typed
 }
 
+// knownTerm reports whether an index term no verse holds is a word of
+// the Bible all the same: a word of a Nave's title (Titled) or of a
+// book's name. No verse writes "Genesis" or "Leviticus", and "who was
+// Melchizedek in Genesis" names no subject the Bible does not address.
+func (r *Retriever) knownTerm(t string) bool {
+	return r.bookTerms[t] || r.Titled != nil && r.Titled(t)
+}
+
 func (r *Retriever) analyse(query string) lexQuery {
 	// A name used as a common word is no word of the index (it would
 	// match the name's verses only), but its WordNet relatives are.
-	typed, unknown := r.lex.query(r.withoutCommon(query), r.Titled)
+	typed, unknown := r.lex.query(r.withoutCommon(query), r.knownTerm)
 	q := lexQuery{typed: typed, all: typed, words: words1(typed), unknown: unknown, self: r.lex.selfScore(typed)}
 	if r.Expand != nil {
 		q.all = r.lex.expand(r.Expand, query, typed)
