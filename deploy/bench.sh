@@ -16,7 +16,7 @@ $BIN ingest
 
 echo "== Go benchmarks"
 go test -run '^$' -bench 'AuthChain' -benchtime 2s ./web | grep -E '^Benchmark'
-go test -run '^$' -bench '^Benchmark(Search|SIFSearch|Answer)$' -benchtime 2s ./pipeline | grep -E '^Benchmark'
+go test -run '^$' -bench '^Benchmark(Search|SIFSearch|Answer|Respell)$' -benchtime 2s ./pipeline | grep -E '^Benchmark'
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log=$(mktemp)

@@ -66,3 +66,11 @@ func NamedWriter(r *Retriever, question string) (ref, name string, asked, ok boo
 	v, name, ok := r.namedWriter(ask)
 	return v.ID.String(), name, true, ok
 }
+
+// NearestSpelling is the respelling of one word, without the memo that
+// spares a question's later stages the search: what a word's first
+// respelling costs.
+func NearestSpelling(r *Retriever, word string) string {
+	w, _, _ := r.speller.nearest(word, r.Dictionary)
+	return w
+}

@@ -3,8 +3,10 @@ package pipeline_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/pipeline"
 	"github.com/selahdev/selah/store/storetest"
 )
 
@@ -100,4 +102,21 @@ func TestAnswerMisspelt(t *testing.T) {
 			t.Errorf("%q cites %v, want a verse of %s", tt.q, refs(ans), tt.want)
 		}
 	}
+}
+
+// BenchmarkRespell measures a word's first respelling (the memo left
+// out), over misspellings of names, books and common words and over
+// modern words the corpus never saw, and reports the latency
+// percentiles: the cost a question pays once per word no verse holds.
+func BenchmarkRespell(b *testing.B) {
+	bb := setup(b)
+	words := []string{"jezabel", "nebuchadnezer", "genisis", "phillipians", "forgivness", "beleive", "comfert",
+		"christains", "hopless", "depresed", "texting", "vaping", "bitcoin", "instagram", "procrastinaiting"}
+	var lat []time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		pipeline.NearestSpelling(bb.r, words[i%len(words)])
+		lat = append(lat, time.Since(t0))
+	}
+	reportLatency(b, lat)
 }
