@@ -308,7 +308,7 @@ func (s *speller) nearest(w string, known func(string) bool) (best string, name,
 	if s.verses[w] > 0 {
 		return best, name, best != ""
 	}
-	for _, c := range soundsOrSwaps(w, s.sounds, s.verses) {
+	for _, c := range s.soundsOrSwaps(w) {
 		consider(c, s.verses[c], false)
 	}
 	if best == "" && known != nil && s.english != nil {
@@ -320,7 +320,7 @@ func (s *speller) nearest(w string, known func(string) bool) (best string, name,
 		// word vector.
 		p, q := matchr.DoubleMetaphone(w)
 		for _, c := range edits1(w) {
-			if len(c) < minTarget || c == best {
+			if len(c) < minTarget {
 				continue
 			}
 			// The sound first, the dictionary last: it is the costly test.
@@ -388,18 +388,18 @@ func (s *speller) nearestMemo(w string, known func(string) bool) (string, bool, 
 	return word, name, ok
 }
 
-// soundsOrSwaps returns the words of words (by sound, in sounds) that
-// may be the word w misspells: those that sound like it, and those with
-// two of its neighbouring letters swapped, the commonest slip of typing,
-// which may change the sound ("christains" is KRST, "christians" KRSX)
-// but not the word: no modern word is a swap of a word of the Bible's.
-// The distance is the caller's to weigh.
-func soundsOrSwaps[V any](w string, sounds soundIndex, words map[string]V) []string {
-	out := sounds.like(w)
+// soundsOrSwaps returns the corpus's words (verses) that may be the
+// word w misspells: those that sound like it, and those with two of its
+// neighbouring letters swapped, the commonest slip of typing, which may
+// change the sound ("christains" is KRST, "christians" KRSX) but not the
+// word: no modern word is a swap of a word of the Bible's. The distance
+// is the caller's to weigh.
+func (s *speller) soundsOrSwaps(w string) []string {
+	out := s.sounds.like(w)
 	b := []byte(w)
 	for i := 0; i+1 < len(b); i++ {
 		b[i], b[i+1] = b[i+1], b[i]
-		if _, ok := words[string(b)]; ok && string(b) != w {
+		if s.verses[string(b)] > 0 && string(b) != w {
 			out = append(out, string(b))
 		}
 		b[i], b[i+1] = b[i+1], b[i]
