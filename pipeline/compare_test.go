@@ -81,11 +81,7 @@ func TestEvaluateAskComparison(t *testing.T) {
 // and the question is declined whole.
 func TestAnswerComparisonOutside(t *testing.T) {
 	t.Parallel()
-	a := setup(t).answerer(nil)
-	ans, err := a.Answer(context.Background(), "What is the difference between a roth ira and a traditional ira?", 3, pipeline.AnswerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := setup(t).ask(t, "What is the difference between a roth ira and a traditional ira?")
 	if !ans.NoPassage {
 		t.Errorf("answered %q with %d references; want a decline", ans.Summary, len(ans.References))
 	}
@@ -96,11 +92,7 @@ func TestAnswerComparisonOutside(t *testing.T) {
 // Matthew 26:27-28) do not make the answer say it twice.
 func TestAnswerComparisonSaidOnce(t *testing.T) {
 	t.Parallel()
-	a := setup(t).answerer(nil)
-	ans, err := a.Answer(context.Background(), "how is the old testament different from the new testament", 3, pipeline.AnswerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := setup(t).ask(t, "how is the old testament different from the new testament")
 	seen := map[string]bool{}
 	for _, s := range pipeline.Sentences(ans.Text) {
 		if seen[s] {
