@@ -132,13 +132,17 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Router = router
 	r.Titled = router.Titled
 	r.speller.learn(router.Titles())
-	if vecs, err := wordvec.Default(); err == nil {
-		r.speller.english = func(w string) int {
-			if i := vecs.Lookup(w); i >= 0 {
-				return int(vecs.Count(i))
-			}
+	// The vectors are read when a word first needs them, not at start:
+	// the OpenAI-compatible configuration loads them for nothing else.
+	r.speller.english = func(w string) int {
+		vecs, err := wordvec.Default()
+		if err != nil {
 			return 0
 		}
+		if i := vecs.Lookup(w); i >= 0 {
+			return int(vecs.Count(i))
+		}
+		return 0
 	}
 	r.Expand = NewWordNetExpander(wn)
 	router.Expand = r.Expand
