@@ -192,6 +192,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	fu := resolveFollowUp(question, opts.Context)
 	jesus := asksJesusWords(question, a.r.Speech)
 	query, limit := fu.Query, n
+	// A question asking whether the Bible speaks of a thing ("does the
+	// bible mention unicorns", "is tithing biblical") is about the thing
+	// (exists.go); the generator still reads the question whole.
+	thing, exists := "", false
+	if fu.Subject == "" && len(opts.Context) == 0 {
+		if thing, exists = existenceSubject(question); exists {
+			query = a.knownAlternatives(thing)
+		}
+	}
 	if fu.Subject != "" || jesus {
 		limit = max(n, DefaultCandidates)
 	}
@@ -370,8 +379,11 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		themeQ := query
 		if fu.Subject == "" && !v.scoped() {
 			themeQ = a.r.respellWords(typed)
+			if t, ok := existenceSubject(themeQ); ok && exists {
+				themeQ = a.knownAlternatives(t)
+			}
 		}
-		if th, err = a.theme(ctx, themeQ, themed, rv, v, opts.themes); err != nil {
+		if th, err = a.theme(ctx, themeQ, themed, rv, v, opts.themes, exists); err != nil {
 			return Answer{}, err
 		}
 		if !th.trap {
@@ -471,14 +483,21 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		}), rv)
 	}
 	var themeFacts []Fact
-	if namesTopic(themed) && fu.Subject == "" {
+	if namesTopic(themed) && fu.Subject == "" && !exists {
 		// A hub's entries (GOD refers to two dozen themes: gate.go,
 		// maxSeeThemes) say nothing of what the question asks of it:
 		// "Why did God flood the earth?" was told "God was Creator of Man
-		// (Genesis 1:26)".
+		// (Genesis 1:26)". Nor do a thing's entries say whether the Bible
+		// speaks of it: "are dragons mentioned in the bible" was told
+		// "Scripture tells of a poisonous serpent … of a wolf" (DRAGON's
+		// senses); where Nave's lists it (the listing) says so.
 		themeFacts = facts(slices.DeleteFunc(slices.Clone(themed), a.isHub), rv)
 	}
-	q := Question{Text: query, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
+	var asked string
+	if exists {
+		asked = question
+	}
+	q := Question{Text: query, Asked: asked, MaxRefs: maxRefs, Candidates: cands, Facts: fs, ThemeFacts: themeFacts, Listings: a.listings(cands, rv, th.topic),
 		Hubs: hubs, JesusWords: jesus, Particular: fu.Subject != "" || len(routed) > 0 || asksParticular(query, composerGrammar())}
 	return a.write(ctx, q, Answer{gate: gate, themes: themes}, opts.Extractive)
 }
@@ -666,7 +685,7 @@ func (a *Answerer) askedTheme(ctx context.Context, question string, rv *relevanc
 	if err != nil || len(routes) == 0 || a.r.namesEntity(routes[0].Topic) || a.r.possessesName(asked, routes[0].Topic) {
 		return themeResult{}, err
 	}
-	th, err := a.theme(ctx, asked, routes, rv, v, wide)
+	th, err := a.theme(ctx, asked, routes, rv, v, wide, false)
 	if th.trap {
 		return themeResult{}, err
 	}

@@ -72,7 +72,11 @@ type themeResult struct {
 // (byQuestion), at most maxRoutedVerses. Which of a theme's entries
 // matched best says little (PRAYER's "Answer to, exceeds petition" for
 // "does he answer every prayer"): any of its sections will do.
-func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, v voice, wide bool) (themeResult, error) {
+//
+// A question asking whether the Bible speaks of a thing (thing:
+// exists.go) is answered from the theme titled by the thing, when one is
+// and the gate lets it through (namedTheme).
+func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, rv *relevance, v voice, wide, thing bool) (themeResult, error) {
 	// What the question names is decided on Nave's alone, without the
 	// topics' key passages (corpus/topics keys), as before there were
 	// keys; a chosen theme's keys then come first, in the order a teacher
@@ -92,7 +96,7 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 			// names: "Why did Jesus curse the fig tree?" is searched
 			// without his name, and its fig tree alone reads as a thing
 			// of the modern world would.
-			if !v.jesus && a.r.senses.trap(question, routes[i]) {
+			if !v.jesus && a.r.senses.trapAmong(question, routes[i:]) {
 				return themeResult{trap: true}, nil
 			}
 			// A thing is no theme, but the question's other words may
@@ -121,6 +125,11 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	if best < 0 {
 		return out, nil
 	}
+	if thing {
+		if i := a.namedTheme(question, pool, rv); i >= 0 {
+			best = i
+		}
+	}
 	c := pool[best]
 	f := a.gateFeatures(question, c, rv)
 	out.gate = &f
@@ -138,6 +147,27 @@ func (a *Answerer) theme(ctx context.Context, question string, routes []Routed, 
 	}
 	out.teaching, out.topic, out.chosen = a.teaching(question, c, rv), c.topic, best
 	return out, nil
+}
+
+// namedTheme returns the index in pool of the theme a question asking
+// whether the Bible speaks of a thing names: of the themes whose title
+// the thing holds whole, the first (before) that the theme gate lets
+// through; -1 when none is. Such a question asks of its thing, not of
+// the theme its words are most like: "does the bible mention astrology"
+// was answered from SORCERY, which ASTROLOGY refers to, and "cremation
+// or burning a body" weighed BODY, which the gate declined, before
+// CREMATION.
+func (a *Answerer) namedTheme(question string, pool []themeCandidate, rv *relevance) int {
+	best := -1
+	for i, c := range pool {
+		if !c.eligible || c.whole == 0 || best >= 0 && !before(c, pool[best]) {
+			continue
+		}
+		if themeGate.answers(a.gateFeatures(question, c, rv)) {
+			best = i
+		}
+	}
+	return best
 }
 
 // teaching is what a theme teaches the question: its key passages, then

@@ -104,7 +104,7 @@ const maxListings = 3
 // chatUserMessage lists the question and the numbered candidates.
 func chatUserMessage(q Question) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Question: %s\n\n", q.Text)
+	fmt.Fprintf(&b, "Question: %s\n\n", cmp.Or(q.Asked, q.Text))
 	// The facts the composer writes its sentences from: Nave's Topical
 	// Bible entries and hub summaries, each tied to the candidates it
 	// lists, so a model says what they say and cites the same verses.

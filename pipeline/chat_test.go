@@ -343,3 +343,24 @@ func TestChatWriterFact(t *testing.T) {
 		t.Errorf("answer %q (fallback %v %s) cites %+v", ans.Text, ans.Fallback, ans.FallbackReason, ans.References)
 	}
 }
+
+// TestChatExistenceQuestionWhole: a question asking whether the Bible
+// speaks of a thing is retrieved by the thing (exists.go), and the model
+// reads the question whole: it asks yes or no.
+func TestChatExistenceQuestionWhole(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Yes: Nave's lists it [1].", "Yes [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "Does the Bible mention unicorns?"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	prompt := f.last.Messages[len(f.last.Messages)-1].Content
+	f.mu.Unlock()
+	if !strings.Contains(prompt, "Question: "+q+"\n") {
+		t.Errorf("prompt does not ask the question whole:\n%.300s", prompt)
+	}
+}

@@ -123,6 +123,9 @@ type themeCandidate struct {
 	// whole: the number of its title's terms, when the question holds
 	// them all (wholeTitle).
 	whole int
+	// eligible: the question may be answered from it (weighThemes: a
+	// theme bridged beside the router's is weighed, not chosen).
+	eligible bool
 }
 
 // themeTeacher is the router read for a theme's teaching (NaveRouter).
@@ -228,6 +231,7 @@ func (a *Answerer) weighThemes(question string, routes []Routed, bridged, wide b
 			c.aside = a.r.senses.circumstance(c.ts, question)
 			c.whole = a.wholeTitle(held, c.topic)
 			c.predicate = a.namedIn(predicate, held, c.topic)
+			c.eligible = eligible
 			pool = append(pool, c)
 			if eligible && (best < 0 || before(c, pool[best])) {
 				best = len(pool) - 1

@@ -23,7 +23,14 @@ type Generator interface {
 // Question is what a generator answers from: the user's question and the
 // retrieved verses, numbered from 1, best first.
 type Question struct {
-	Text       string
+	// Text is the question as retrieval read it: without its frame when
+	// it asks whether the Bible speaks of a thing (exists.go), with its
+	// conversation's subject when it follows up.
+	Text string
+	// Asked, when set, is the question whole, as the reader asked it:
+	// a model answers it ("does the bible mention unicorns" asks yes or
+	// no), while Text is the thing it asks about.
+	Asked      string
 	Candidates []Candidate
 	// MaxRefs is how many references the answer may cite (1-8); adjacent
 	// verses merge into one reference.
