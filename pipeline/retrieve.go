@@ -419,7 +419,7 @@ func (r *Retriever) route(ctx context.Context, query string, n int) (ranked, err
 	keyless := slices.DeleteFunc(slices.Clone(rs), func(x Routed) bool { return x.Key })
 	out := r.rankRoutes(rs)
 	out.named = len(keyless) > 0 && keyless[0].Score >= namedRouteScore && r.namesEntity(keyless[0].Topic)
-	out.trap = len(keyless) > 0 && !r.namesEntity(keyless[0].Topic) && r.senses.trap(query, keyless[0])
+	out.trap = len(keyless) > 0 && !r.namesEntity(keyless[0].Topic) && r.senses.trapAmong(query, keyless)
 	if len(keyless) < len(rs) {
 		k := r.rankRoutes(keyless)
 		k.named, k.trap = out.named, out.trap

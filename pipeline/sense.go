@@ -180,6 +180,36 @@ func (s *senses) trap(question string, best Routed) bool {
 	return ts.outOfSetting(s.r, question) && s.namedAsNoun(ts, question) && !s.r.namesProper(question)
 }
 
+// trapAmong is trap of the first of routes that is no key passage, unless
+// another topic among the first maxThemeChoices is named whole by the
+// question and its text holds the first one's title: "eating blood" names
+// EATING, a thing whose entries are table manners, and BLOOD, whose
+// verses forbid eating it. Without the second, the question was declined
+// as a sense trap. ("is my tithe tax deductible" names TAX and TITHES,
+// whose verses never say "tax": still a trap.)
+func (s *senses) trapAmong(question string, routes []Routed) bool {
+	i := slices.IndexFunc(routes, func(r Routed) bool { return !r.Key })
+	if i < 0 || !s.trap(question, routes[i]) {
+		return false
+	}
+	trapped := s.topic(routes[i].Topic)
+	seen := map[string]bool{routes[i].Topic: true}
+	for _, r := range routes[i+1:] {
+		if r.Key || seen[r.Topic] {
+			continue
+		}
+		if seen[r.Topic] = true; len(seen) > maxThemeChoices {
+			break
+		}
+		// A topic titled by a part of the first's title (SEA of DEAD
+		// SEA) names no other thing.
+		if ts := s.topic(r.Topic); ts != nil && ts.holdsTitle(s.r, question) && !subsetOf(ts.own, trapped.own) && ts.holdsAll(s.r, trapped.own) {
+			return false
+		}
+	}
+	return true
+}
+
 // titleNouns returns the noun lemmas of a topic's name; a name WordNet
 // has only as a verb form ("DOUBTING") stands for the nouns derived from
 // the verb ("doubt").
@@ -310,6 +340,27 @@ func (ts *topicSense) holdsTitle(r *Retriever, question string) bool {
 		}
 	}
 	return len(ts.own) > 0
+}
+
+// subsetOf reports whether every term of a is one of b's.
+func subsetOf(a, b map[string]bool) bool {
+	for t := range a {
+		if !b[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsAll reports whether the topic's text holds every one of terms.
+func (ts *topicSense) holdsAll(r *Retriever, terms map[string]bool) bool {
+	for t := range terms {
+		id, ok := r.lex.terms[t]
+		if !ok || !ts.has(id) {
+			return false
+		}
+	}
+	return len(terms) > 0
 }
 
 // has reports whether the topic's text holds the term.
