@@ -54,7 +54,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.839, W: [3]float64{2.349, -6.94, 5.47}}
+var themeGate = ThemeGate{Bias: -1.838, W: [3]float64{2.381, -6.897, 5.347}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
