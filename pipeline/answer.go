@@ -195,8 +195,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 	// A question asking whether the Bible speaks of a thing ("does the
 	// bible mention unicorns", "is tithing biblical") is about the thing
 	// (exists.go); the generator still reads the question whole.
-	thing, exists := "", false
+	exists := false
 	if fu.Subject == "" && len(opts.Context) == 0 {
+		var thing string
 		if thing, exists = existenceSubject(question); exists {
 			query = a.knownAlternatives(thing)
 		}

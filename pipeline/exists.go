@@ -101,7 +101,7 @@ func bibleAt(ws []string, i int) int {
 //   - "is there a verse / any mention (in the bible) about / of / that
 //     says X".
 func existenceSubject(question string) (string, bool) {
-	for _, s := range strings.FieldsFunc(asBible(question), func(r rune) bool { return r == '?' || r == '.' || r == '!' || r == ';' }) {
+	for _, s := range questionSentences(asBible(question)) {
 		typed := typedFields(s, true)
 		ws := make([]string, len(typed))
 		for i, w := range typed {

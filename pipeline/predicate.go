@@ -19,12 +19,18 @@ import (
 // predicate; "Is Jesus the son of God?" names who he is with "the", an
 // identity, not a class, and is left alone.
 func predicateWords(question string) []string {
-	for _, s := range strings.FieldsFunc(question, func(r rune) bool { return r == '?' || r == '.' || r == '!' || r == ';' }) {
+	for _, s := range questionSentences(question) {
 		if p := sentencePredicate(s); p != nil {
 			return p
 		}
 	}
 	return nil
+}
+
+// questionSentences are a question's sentences, split at the marks that
+// end one (and at ";").
+func questionSentences(question string) []string {
+	return strings.FieldsFunc(question, func(r rune) bool { return r == '?' || r == '.' || r == '!' || r == ';' })
 }
 
 // subject is the question without the words of its predicate noun
