@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -29,6 +30,10 @@ type AskCase struct {
 	// question asks about: a comparison ("the difference between grace
 	// and mercy") is answered only when the answer cites a verse of each.
 	Each [][]corpus.VerseID
+	// Speaker, for a question asking who said some words, are the names
+	// an answer may give the speaker by ("Pilate", "Pontius Pilate"): the
+	// report counts the answers naming one.
+	Speaker []string
 }
 
 // holdsExpected reports whether any of ids is a verse the case expects.
@@ -66,6 +71,7 @@ type askLine struct {
 	// ExpectEach groups the expected references by the things a question
 	// asks about (AskCase.Each); each group's are expected too.
 	ExpectEach [][]string `json:"expectEach"`
+	Speaker    []string   `json:"speaker"`
 }
 
 // DefaultAskCases returns the built-in question set
@@ -128,7 +134,7 @@ func ReadAskCases(r io.Reader) ([]AskCase, error) {
 		if err != nil {
 			return AskCase{}, err
 		}
-		c := AskCase{Question: l.Question, Kind: kind, Expect: expect}
+		c := AskCase{Question: l.Question, Kind: kind, Expect: expect, Speaker: l.Speaker}
 		for _, g := range l.ExpectEach {
 			ids, err := expandRefs(g)
 			if err != nil {
@@ -173,11 +179,14 @@ type AskReport struct {
 	expectRefs, onRefs int
 	// NoAnswer counts declined answers; Fallbacks those where the
 	// composer's answer replaced the generator's.
-	NoAnswer    int
-	Fallbacks   int
-	MeanLatency time.Duration
-	Misses      []AskMiss
-	Ungrounded  []string // references or sentences that failed the check, with their question
+	NoAnswer  int
+	Fallbacks int
+	// Speakers counts the cases naming a speaker (AskCase.Speaker),
+	// SpeakersNamed the answers that name one of them.
+	Speakers, SpeakersNamed int
+	MeanLatency             time.Duration
+	Misses                  []AskMiss
+	Ungrounded              []string // references or sentences that failed the check, with their question
 	// Answers are every case's answer, for --answers.
 	Answers []AskAnswer
 }
@@ -284,6 +293,12 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 			}
 			if slices.ContainsFunc(Sentences(ans.Text), ownSentence) {
 				rep.OwnSentence++
+			}
+		}
+		if len(c.Speaker) > 0 {
+			rep.Speakers++
+			if !ans.NoPassage && namesAny(ans.Text, c.Speaker) {
+				rep.SpeakersNamed++
 			}
 		}
 		if c.Kind == KindDecline {
@@ -462,12 +477,35 @@ func (r AskReport) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
+	if r.Speakers > 0 {
+		if _, err := fmt.Fprintf(w, "\nspeaker named: %s (%d of %d)\n", share(r.SpeakersNamed, r.Speakers), r.SpeakersNamed, r.Speakers); err != nil {
+			return err
+		}
+	}
 	for _, u := range r.Ungrounded {
 		if _, err := fmt.Fprintf(w, "ungrounded: %s\n", u); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// namesAny reports whether text names one of names in its own words, as
+// whole words, whatever their case ("the LORD" in "The LORD said"): the
+// verses it quotes are left out, since Genesis 4:9 quoted names Cain
+// whether or not the answer says that Cain spoke.
+func namesAny(text string, names []string) bool {
+	text = regexp.MustCompile(`"[^"]*"|“[^”]*”`).ReplaceAllString(text, " ")
+	words := strings.Fields(strings.ToLower(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || r == ' ' {
+			return r
+		}
+		return ' '
+	}, text)))
+	joined := " " + strings.Join(words, " ") + " "
+	return slices.ContainsFunc(names, func(n string) bool {
+		return strings.Contains(joined, " "+strings.Join(strings.Fields(strings.ToLower(n)), " ")+" ")
+	})
 }
 
 // WriteAnswers prints every answer as returned.
