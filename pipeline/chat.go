@@ -138,6 +138,15 @@ func chatUserMessage(q Question) string {
 				upperFirst(w.Work), w.Name, c))
 		}
 	}
+	if f := q.Quote; f != nil {
+		if c := cited(f.Verses); c != "" {
+			fact := fmt.Sprintf("- The words asked about are in %s %s", spanReference(f.Verses), c)
+			if f.Speaker != "" {
+				fact += "; the text names " + f.Speaker + " as the one speaking them"
+			}
+			facts = append(facts, fact)
+		}
+	}
 	for _, w := range q.Words {
 		if c := cited(w.Verses); c != "" {
 			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",

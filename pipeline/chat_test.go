@@ -364,3 +364,26 @@ func TestChatExistenceQuestionWhole(t *testing.T) {
 		t.Errorf("prompt does not ask the question whole:\n%.300s", prompt)
 	}
 }
+
+// TestChatQuotationFacts: a model asked who said some words is told which
+// verses hold them and whom the text names as speaking them, and reads
+// the question whole.
+func TestChatQuotationFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Cain said it [1].", "Cain [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "Who said am I my brother's keeper?"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	prompt := f.last.Messages[len(f.last.Messages)-1].Content
+	f.mu.Unlock()
+	for _, want := range []string{"Question: " + q + "\n", "The words asked about are in Genesis 4:9", "the text names Cain as the one speaking them"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.600s", want, prompt)
+		}
+	}
+}

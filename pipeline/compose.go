@@ -54,6 +54,12 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 	if len(q.Passages) > 0 {
 		return c.passageDraft()
 	}
+	if q.Quote != nil {
+		if own := c.quoteFactSentences(); len(own) > 0 {
+			c.moreReferences()
+			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil
+		}
+	}
 	if q.Writer != nil {
 		if own := c.writerSentences(); len(own) > 0 {
 			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil

@@ -62,6 +62,10 @@ type Question struct {
 	// Writer is set when the question asks who wrote a book or a psalm
 	// (writer.go): the verse naming the writer is its one candidate.
 	Writer *WriterFact
+	// Quote is set when the question asks who said some words or where
+	// the Bible says them (quote.go): the verses holding them are its
+	// candidates.
+	Quote *QuoteFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool
