@@ -516,11 +516,11 @@ func (r *Retriever) docIDs(docs []int32) []corpus.VerseID {
 	return out
 }
 
-// quoteSentences say where the words are and, asked, who says them,
-// quoting the verses: "Cain said it (Genesis 4:9): "And he said, I know
-// not: Am I my brother's keeper?" (Genesis 4:9)."; other passages holding
-// them follow ("Micah 4:3 has them too (Micah 4:3)."). Nil when the
-// verses cannot be cited.
+// quoteFactSentences say where the words are and, asked, who says them,
+// and quote the verses: "Cain said these words, in Genesis 4:9. The verse
+// reads: "And the LORD said unto Cain, … Am I my brother's keeper?"
+// (Genesis 4:9)."; other passages holding them follow ("Micah 4:3 has
+// them too (Micah 4:3)."). Nil when the verses cannot be cited.
 func (c *composition) quoteFactSentences() []string {
 	f := c.q.Quote
 	if !c.citeWhole(f.Verses) {
@@ -542,7 +542,14 @@ func (c *composition) quoteFactSentences() []string {
 	default:
 		lead = fmt.Sprintf("The closest wording in the King James Version is in %s.", ref)
 	}
-	out := []string{lead, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref)}
+	// "The verse reads", not the reference again: a sentence may not
+	// open with a numeral ("1 Samuel 17:43 reads"), which readers and
+	// the ask evaluation's sentence split take for no new sentence.
+	what := "The verse"
+	if len(f.Verses) > 1 {
+		what = "The passage"
+	}
+	out := []string{lead, fmt.Sprintf("%s reads: \"%s\" (%s).", what, text, ref)}
 	for _, ids := range f.Also {
 		if !c.citeWhole(ids) {
 			break

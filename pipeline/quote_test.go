@@ -26,7 +26,7 @@ func TestAnswerQuotation(t *testing.T) {
 		{"who said father forgive them for they know not what they do", "Luke 23:34", "Jesus said these words"},
 		// The words as the KJV has them.
 		{"what verse says a merry heart doeth good like a medicine", "Proverbs 17:22", "The words are found in Proverbs 17:22."},
-		{"where does the bible say money is the root of all evil", "1 Timothy 6:10", "1 Timothy 6:10 reads:"},
+		{"where does the bible say money is the root of all evil", "1 Timothy 6:10", "The words are found in 1 Timothy 6:10. The verse reads:"},
 		// Other passages holding the words follow.
 		{"which verse says my God, my God, why hast thou forsaken me", "Psalms 22:1", "Matthew 27:46 has them too"},
 	}
