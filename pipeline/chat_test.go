@@ -105,6 +105,13 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// prompt is the user message of the last request the model received.
+func (f *fakeChat) prompt() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last.Messages[len(f.last.Messages)-1].Content
+}
+
 // serve starts f as the model's server for the test and returns a Chat
 // generator talking to it, cfg's base URL and key filled in.
 func (f *fakeChat) serve(cfg pipeline.ChatConfig) *pipeline.Chat {
@@ -333,9 +340,7 @@ func TestChatWriterFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	prompt := f.last.Messages[len(f.last.Messages)-1].Content
-	f.mu.Unlock()
+	prompt := f.prompt()
 	if !strings.Contains(prompt, "- The book of Romans names Paul in its opening words [1]") || !strings.Contains(prompt, "[1] Romans 1:1: Paul, a servant") {
 		t.Errorf("prompt lacks the writer fact or its verse:\n%s", prompt)
 	}
@@ -357,9 +362,7 @@ func TestChatExistenceQuestionWhole(t *testing.T) {
 	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	prompt := f.last.Messages[len(f.last.Messages)-1].Content
-	f.mu.Unlock()
+	prompt := f.prompt()
 	if !strings.Contains(prompt, "Question: "+q+"\n") {
 		t.Errorf("prompt does not ask the question whole:\n%.300s", prompt)
 	}
@@ -378,9 +381,7 @@ func TestChatQuotationFacts(t *testing.T) {
 	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	prompt := f.last.Messages[len(f.last.Messages)-1].Content
-	f.mu.Unlock()
+	prompt := f.prompt()
 	for _, want := range []string{"Question: " + q + "\n", "The words asked about are in Genesis 4:9", "the text names Cain as the one speaking them"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt lacks %q:\n%.600s", want, prompt)

@@ -244,9 +244,7 @@ func TestChatGetsNavesFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGrounded(t, st, ans, 3)
-	fake.mu.Lock()
-	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
-	fake.mu.Unlock()
+	prompt := fake.prompt()
 	if !strings.Contains(prompt, "MELCHIZEDEK: King of Salem [") || !strings.Contains(prompt, "A priest and type of Christ [") {
 		t.Errorf("the Nave's facts are not in the prompt:\n%s", prompt)
 	}
@@ -276,9 +274,7 @@ func TestChatGetsListings(t *testing.T) {
 	if _, err := b.answerer(chat).Answer(t.Context(), "Why did God send the flood?", 3, pipeline.AnswerOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	fake.mu.Lock()
-	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
-	fake.mu.Unlock()
+	prompt := fake.prompt()
 	if !strings.Contains(prompt, "- FLOOD (a Nave's topic) lists [") {
 		t.Errorf("the listing is not in the prompt:\n%s", prompt)
 	}

@@ -101,9 +101,7 @@ func TestChatNamedPassage(t *testing.T) {
 	if ans.Generator != "openai" || ans.Fallback || len(ans.References) != 1 || ans.References[0].Reference != "John 3:16" {
 		t.Errorf("generator %q fallback %v (%s), references %+v", ans.Generator, ans.Fallback, ans.FallbackReason, ans.References)
 	}
-	fake.mu.Lock()
-	prompt := fake.last.Messages[len(fake.last.Messages)-1].Content
-	fake.mu.Unlock()
+	prompt := fake.prompt()
 	for _, want := range []string{"The question names John 3:16 [1]", "[1] John 3:16: For God so loved the world", "Nave's Topical Bible lists John 3:16 under God (love of)"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt %q lacks %q", prompt, want)
