@@ -166,12 +166,12 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// verse or chapter of the passage last cited ("and verse 17?").
 		return a.answerPassages(ctx, question, rest, runs, maxRefs, opts.Extractive)
 	}
-	if ask, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {
+	if words, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {
 		// "Who said am I my brother's keeper?", "what verse says pride
 		// comes before a fall": the verses holding the words, and who
 		// speaks them (quote.go); words no verse quotes are asked as any
 		// question.
-		q, ok, err := a.quotationQuestionFor(ctx, question, ask, maxRefs)
+		q, ok, err := a.quotationQuestionFor(ctx, question, words, maxRefs)
 		if err != nil {
 			return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
 		}

@@ -20,15 +20,6 @@ import (
 // classes (the interrogatives, the verbs of saying, the nouns of a
 // passage), as exists.go's and writer.go's frames are.
 
-// quoteAsk is a question about a quotation.
-type quoteAsk struct {
-	// words are the words quoted, as typed, without the frame and the
-	// quotation marks.
-	words string
-	// who is set when the question asks who said them.
-	who bool
-}
-
 var (
 	// quoteWhoFrame: "who said X", "who was it that said X", "which
 	// prophet said X", "who said to whom X", "who spoke the words X".
@@ -52,15 +43,17 @@ var (
 	quoteClose = regexp.MustCompile(`\s+(?:in|from)\s+(?:the\s+bible|scripture|the\s+scriptures)$`)
 )
 
-// quotationQuestion reads question as one about a quotation; ok is false
-// for any other question. A sentence of context may come first ("I heard
+// quotationQuestion reads question as one about a quotation and returns
+// the words quoted, lower-cased, without the frame and the quotation
+// marks; ok is false for any other question. Who said them and where they
+// are are answered alike: by the verse, and the speaker it introduces. A sentence of context may come first ("I heard
 // this at a funeral. who said …"); the frame opens a sentence.
-func quotationQuestion(question string) (quoteAsk, bool) {
+func quotationQuestion(question string) (string, bool) {
 	q := strings.ToLower(strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"").Replace(question)))
 	q = strings.Join(strings.Fields(q), " ")
 	for start := 0; start < len(q); {
-		if ask, ok := quotationFrame(q[start:]); ok {
-			return ask, true
+		if words, ok := quotationFrame(q[start:]); ok {
+			return words, true
 		}
 		// The next sentence: after ". ", "? " or "! " outside quotation
 		// marks ("Who said "Here am I; send me"?" is one sentence).
@@ -70,7 +63,7 @@ func quotationQuestion(question string) (quoteAsk, bool) {
 		}
 		start = next
 	}
-	return quoteAsk{}, false
+	return "", false
 }
 
 // sentenceAfter returns where the sentence after the one at start opens,
@@ -90,23 +83,16 @@ func sentenceAfter(q string, start int) int {
 	return -1
 }
 
-func quotationFrame(s string) (quoteAsk, bool) {
+func quotationFrame(s string) (string, bool) {
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
-	// The passage frames first: "which verse says X" is not "which
-	// prophet said X".
-	for _, f := range quoteWhereFrames {
+	for _, f := range append([]*regexp.Regexp{quoteWhoFrame}, quoteWhereFrames...) {
 		if m := f.FindStringSubmatch(s); m != nil {
 			if w := quotedWords(m[1]); w != "" {
-				return quoteAsk{words: w}, true
+				return w, true
 			}
 		}
 	}
-	if m := quoteWhoFrame.FindStringSubmatch(s); m != nil {
-		if w := quotedWords(m[1]); w != "" {
-			return quoteAsk{words: w, who: true}, true
-		}
-	}
-	return quoteAsk{}, false
+	return "", false
 }
 
 // quotedWords are the words quoted in rest, the frame's remainder: without
@@ -140,7 +126,9 @@ type quoteMatch struct {
 }
 
 // quoteMatches returns the verse runs the search and the phrase index find
-// for words, best first: by coverage, then pairs, then the search's order.
+// for words, best first: those quoting them by the share of the words
+// held in sequence, then by coverage, pairs, length and the search's
+// order.
 func (r *Retriever) quoteMatches(ctx context.Context, words string, limit int) ([]quoteMatch, error) {
 	res, err := r.Search(ctx, words, quoteCandidates)
 	if err != nil {
@@ -233,6 +221,7 @@ func (r *Retriever) quotePairs(words string) []int32 {
 // quotation.
 const quoteCandidates = 20
 
+// sameChapter reports whether two verses are of one chapter.
 func sameChapter(a, b corpus.VerseID) bool {
 	return a.Book() == b.Book() && a.Chapter() == b.Chapter()
 }
@@ -259,8 +248,6 @@ type QuoteFact struct {
 	// Speaker is who speaks the words as the cited text names them
 	// ("Cain", "the Philistine"); empty when it does not say.
 	Speaker string
-	// Who is set when the question asked who said them.
-	Who bool
 	// Exact is set when the verses hold every word and pair of words
 	// quoted: the question's wording is the KJV's.
 	Exact bool
@@ -465,8 +452,8 @@ func (r *Retriever) bookWriter(book int) (string, bool) {
 // them: a saying the Bible lacks, or one in words of its own ("where does
 // the bible say not to eat pork"), is answered as any question, and the
 // search and the theme gate say whether Scripture speaks to it.
-func (a *Answerer) quotationQuestionFor(ctx context.Context, question string, ask quoteAsk, maxRefs int) (q Question, ok bool, err error) {
-	ms, err := a.r.quoteMatches(ctx, ask.words, quoteMatchesRead)
+func (a *Answerer) quotationQuestionFor(ctx context.Context, question, words string, maxRefs int) (q Question, ok bool, err error) {
+	ms, err := a.r.quoteMatches(ctx, words, quoteMatchesRead)
 	if err != nil || len(ms) == 0 {
 		return Question{}, false, err
 	}
@@ -475,9 +462,9 @@ func (a *Answerer) quotationQuestionFor(ctx context.Context, question string, as
 		return Question{}, false, nil
 	}
 	m := ms[best]
-	f := QuoteFact{Who: ask.who, Exact: m.cov == 1 && m.run == 1}
+	f := QuoteFact{Exact: m.cov == 1 && m.run == 1}
 	span := a.r.docIDs(m.docs)
-	if name, named := a.r.speaker(m, ask.words); name != "" {
+	if name, named := a.r.speaker(m, words); name != "" {
 		f.Speaker, span = name, named
 	}
 	f.Verses = span
@@ -501,7 +488,7 @@ func (a *Answerer) quotationQuestionFor(ctx context.Context, question string, as
 			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: 1, Key: true})
 		}
 	}
-	return Question{Text: ask.words, Asked: question, MaxRefs: maxRefs, Quote: &f, Candidates: cands}, true, nil
+	return Question{Text: words, Asked: question, MaxRefs: maxRefs, Quote: &f, Candidates: cands}, true, nil
 }
 
 // quoteMatchesRead is how many verse runs are read for a quotation.
