@@ -171,37 +171,9 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// comes before a fall": the verses holding the words, and who
 		// speaks them (quote.go); words no verse quotes are asked as any
 		// question.
-		q, ok, err := a.quotationQuestionFor(ctx, question, words, maxRefs)
-		if err != nil {
-			return Answer{}, fmt.Errorf("pipeline: answer: %w", err)
-		}
-		if ok {
-			// The references it has room for beyond the words' verses
-			// are those the question answered as any other cites: a
-			// quotation matched wrongly still leaves the verses the
-			// search finds for it (DEVELOPERS.md, forty-fourth round).
-			inner := opts
-			inner.unquoted, inner.Extractive = true, true
-			more, err := a.Answer(ctx, question, maxRefs, inner)
-			if err != nil {
-				return Answer{}, err
-			}
-			if more.NoPassage && !q.Quote.Exact {
-				// Words a verse holds only nearly, where the question
-				// asked as any other finds nothing, are a saying the
-				// Bible lacks ("heaven helps those who help
-				// themselves": Deuteronomy 33:26's "the heaven in thy
-				// help").
-				return more, nil
-			}
-			for _, ref := range more.References {
-				for _, id := range ref.VerseIDs() {
-					if v, ok := a.r.Verse(id); ok && !slices.ContainsFunc(q.Candidates, func(c Candidate) bool { return c.Verse.ID == id }) {
-						q.Candidates = append(q.Candidates, Candidate{N: len(q.Candidates) + 1, Verse: v, Evidence: 1, Key: true})
-					}
-				}
-			}
-			return a.write(ctx, q, Answer{}, opts.Extractive)
+		ans, ok, err := a.quotation(ctx, question, words, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
 		}
 	}
 	if ask, ok := wordQuestion(question); ok && len(opts.Context) == 0 {

@@ -454,8 +454,11 @@ func (r *Retriever) bookWriter(book int) (string, bool) {
 // search and the theme gate say whether Scripture speaks to it.
 func (a *Answerer) quotationQuestionFor(ctx context.Context, question, words string, maxRefs int) (q Question, ok bool, err error) {
 	ms, err := a.r.quoteMatches(ctx, words, quoteMatchesRead)
-	if err != nil || len(ms) == 0 {
-		return Question{}, false, err
+	if err != nil {
+		return Question{}, false, fmt.Errorf("pipeline: answer: %w", err)
+	}
+	if len(ms) == 0 {
+		return Question{}, false, nil
 	}
 	best := slices.IndexFunc(ms, quoteMatch.quotes)
 	if best < 0 {
@@ -489,6 +492,40 @@ func (a *Answerer) quotationQuestionFor(ctx context.Context, question, words str
 		}
 	}
 	return Question{Text: words, Asked: question, MaxRefs: maxRefs, Quote: &f, Candidates: cands}, true, nil
+}
+
+// quotation answers a question about a quotation from the verses quoting
+// its words; ok is false when none does. The references it has room for
+// beyond them are those the question answered as any other cites: a
+// quotation matched wrongly still leaves the verses the search finds for
+// it (DEVELOPERS.md, forty-fourth round).
+func (a *Answerer) quotation(ctx context.Context, question, words string, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
+	q, ok, err := a.quotationQuestionFor(ctx, question, words, maxRefs)
+	if err != nil || !ok {
+		return Answer{}, false, err
+	}
+	inner := opts
+	inner.unquoted, inner.Extractive = true, true
+	more, err := a.Answer(ctx, question, maxRefs, inner)
+	if err != nil {
+		return Answer{}, false, err
+	}
+	if more.NoPassage && !q.Quote.Exact {
+		// Words a verse holds only nearly, where the question asked as
+		// any other finds nothing, are a saying the Bible lacks ("heaven
+		// helps those who help themselves": Deuteronomy 33:26's "the
+		// heaven in thy help").
+		return more, true, nil
+	}
+	for _, ref := range more.References {
+		for _, id := range ref.VerseIDs() {
+			if v, ok := a.r.Verse(id); ok && !slices.ContainsFunc(q.Candidates, func(c Candidate) bool { return c.Verse.ID == id }) {
+				q.Candidates = append(q.Candidates, Candidate{N: len(q.Candidates) + 1, Verse: v, Evidence: 1, Key: true})
+			}
+		}
+	}
+	ans, err := a.write(ctx, q, Answer{}, opts.Extractive)
+	return ans, err == nil, err
 }
 
 // quoteMatchesRead is how many verse runs are read for a quotation.
