@@ -76,6 +76,8 @@ type AnswerOptions struct {
 	// unquoted answers a question about a quotation as any other
 	// question (quote.go).
 	unquoted bool
+	// unreasoned answers a why-question as any other question (why.go).
+	unreasoned bool
 }
 
 // DefaultAskCandidates is how many retrieved verses the generator sees
@@ -189,6 +191,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// "What is the difference between grace and mercy?" asks what
 		// each is (compare.go).
 		ans, ok, err := a.compare(ctx, sides, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
+	if event, ok := reasonQuestion(question); ok && len(opts.Context) == 0 && !opts.unreasoned {
+		// "Why did God flood the earth?", "how come Uzziah got leprosy":
+		// the verse giving the reason for the event (why.go); where none
+		// near it gives one, the question is answered as any other.
+		ans, ok, err := a.reason(ctx, question, a.r.Respell(event), maxRefs, opts)
 		if err != nil || ok {
 			return ans, err
 		}

@@ -147,6 +147,11 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fact)
 		}
 	}
+	if f := q.Reason; f != nil {
+		if c := cited(f.Verses); c != "" {
+			facts = append(facts, fmt.Sprintf("- The reason the question asks for is given in %s %s", spanReference(f.Verses), c))
+		}
+	}
 	for _, w := range q.Words {
 		if c := cited(w.Verses); c != "" {
 			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",

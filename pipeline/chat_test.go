@@ -388,3 +388,23 @@ func TestChatQuotationFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestChatReasonFacts: a why-question's model is told which verse gives
+// the reason, and reads the question whole.
+func TestChatReasonFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Their sin was very grievous [1].", "Their sin [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "why did god destroy sodom and gomorrah"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	for _, want := range []string{"Question: " + q + "\n", "The reason the question asks for is given in Genesis 18:20"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.600s", want, prompt)
+		}
+	}
+}

@@ -66,6 +66,9 @@ type Question struct {
 	// the Bible says them (quote.go): the verses holding them are its
 	// candidates.
 	Quote *QuoteFact
+	// Reason is set when the question asks why (why.go): the verse giving
+	// the reason is its first candidate.
+	Reason *ReasonFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

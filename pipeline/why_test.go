@@ -1,0 +1,39 @@
+package pipeline_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAnswerReason: a why-question is answered by a verse giving the
+// reason for the event, cited first and quoted; one about a thing the
+// Bible does not speak of is declined. Written for the forty-fifth round
+// in my own words, none of them a question of whydev.jsonl.
+func TestAnswerReason(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct {
+		q, ref, says string
+	}{
+		// The reason given beside the event, in the LORD's words.
+		{"why did god destroy sodom and gomorrah", "Genesis 18:20", "Scripture gives a reason in Genesis 18:20."},
+		// A reason given far from the narrative it explains.
+		{"why did god create the world", "Revelation 4:11", "for thy pleasure they are and were created"},
+	}
+	for _, tt := range tests {
+		ans := b.ask(t, tt.q)
+		checkGrounded(t, b.st, ans, 3)
+		if len(ans.References) == 0 || !strings.HasPrefix(ans.References[0].Reference, tt.ref) {
+			t.Errorf("%q cites %v, want %s first", tt.q, refs(ans), tt.ref)
+		}
+		if !strings.Contains(ans.Text, tt.says) {
+			t.Errorf("%q answers %q, want it to say %q", tt.q, ans.Text, tt.says)
+		}
+		if !strings.HasPrefix(ans.Summary, "Scripture gives a reason in "+tt.ref) {
+			t.Errorf("%q summary %q, want the reason's clause quoted", tt.q, ans.Summary)
+		}
+	}
+	if ans := b.ask(t, "why is my wifi so slow"); !ans.NoPassage {
+		t.Errorf("cites %v, want no passage", refs(ans))
+	}
+}
