@@ -301,10 +301,16 @@ func (c *composition) reasonSentences() (own []string, summary string) {
 	if utf8.RuneCountInString(text) > maxQuoteRunes {
 		text = from
 	}
-	// The clause runs to the next clause mark after its conjunction.
+	// The clause runs to the next clause mark after its conjunction, a
+	// sentence's end kept (a clause cut short ends in an ellipsis).
 	clause := from
-	if i := strings.IndexAny(from[min(len(from), len("…")+1):], ";:.?!"); i >= 0 {
-		clause = from[:len("…")+1+i]
+	start := min(len(from), len("…")+1)
+	if i := strings.IndexAny(from[start:], ";:.?!"); i >= 0 {
+		end := start + i
+		if strings.ContainsRune(".?!", rune(from[end])) {
+			end++
+		}
+		clause = from[:end]
 	}
 	lead := fmt.Sprintf("Scripture gives a reason in %s.", ref)
 	own = []string{lead, fmt.Sprintf("The verse reads: \"%s\" (%s).", quotation(text, maxQuoteRunes, cutQuoteRunes, minCutRunes), ref)}
