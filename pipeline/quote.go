@@ -49,11 +49,20 @@ var (
 // are are answered alike: by the verse, and the speaker it introduces. A sentence of context may come first ("I heard
 // this at a funeral. who said …"); the frame opens a sentence.
 func quotationQuestion(question string) (string, bool) {
+	return framedSentence(question, quotationFrame)
+}
+
+// framedSentence returns what frame reads in the first of question's
+// sentences it reads at all (lower-cased, curly quotation marks made
+// plain): a sentence of context may come before the frame. Shared by the
+// quotation's frames and the why-question's (why.go).
+func framedSentence(question string, frame func(sentence string) (string, bool)) (string, bool) {
 	q := strings.ToLower(strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"").Replace(question)))
 	q = strings.Join(strings.Fields(q), " ")
 	for start := 0; start < len(q); {
-		if words, ok := quotationFrame(q[start:]); ok {
-			return words, true
+		s := strings.TrimLeftFunc(q[start:], func(r rune) bool { return !unicode.IsLetter(r) })
+		if got, ok := frame(s); ok {
+			return got, true
 		}
 		// The next sentence: after ". ", "? " or "! " outside quotation
 		// marks ("Who said "Here am I; send me"?" is one sentence).
@@ -84,7 +93,6 @@ func sentenceAfter(q string, start int) int {
 }
 
 func quotationFrame(s string) (string, bool) {
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
 	for _, f := range append([]*regexp.Regexp{quoteWhoFrame}, quoteWhereFrames...) {
 		if m := f.FindStringSubmatch(s); m != nil {
 			if w := quotedWords(m[1]); w != "" {

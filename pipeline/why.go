@@ -76,24 +76,18 @@ const (
 // asks the reason for, lower-cased, without the frame; ok is false for any
 // other question. A sentence of context may come first.
 func reasonQuestion(question string) (string, bool) {
-	q := strings.ToLower(strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"").Replace(question)))
-	q = strings.Join(strings.Fields(q), " ")
-	for start := 0; start < len(q); {
-		s := strings.TrimLeftFunc(q[start:], func(r rune) bool { return !unicode.IsLetter(r) })
-		for _, f := range reasonFrames {
-			if m := f.FindStringSubmatch(s); m != nil {
-				event := strings.TrimFunc(m[1], func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
-				event = reasonClose.ReplaceAllString(event, "")
-				if len(strings.Fields(event)) >= 2 {
-					return event, true
-				}
+	return framedSentence(question, reasonFrame)
+}
+
+func reasonFrame(s string) (string, bool) {
+	for _, f := range reasonFrames {
+		if m := f.FindStringSubmatch(s); m != nil {
+			event := strings.TrimFunc(m[1], func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+			event = reasonClose.ReplaceAllString(event, "")
+			if len(strings.Fields(event)) >= 2 {
+				return event, true
 			}
 		}
-		next := sentenceAfter(q, start)
-		if next < 0 {
-			break
-		}
-		start = next
 	}
 	return "", false
 }
