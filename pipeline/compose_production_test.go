@@ -48,8 +48,9 @@ func TestComposerProduction(t *testing.T) {
 		{"I can do all things", `"I can do all things through Christ which strengtheneth me" (Philippians 4:13)`, "Philippians 4:13", ""},
 		// No fact or hub to say what the quotations answer: where Nave's
 		// files them (GOD's entries list Genesis 6:17 among others) is the
-		// answer's own sentence, and the summary stays a quotation.
-		{"Why did God send the flood?", "Nave's Topical Bible lists ", "Genesis 6:17", "In short: "},
+		// answer's own sentence, and the summary stays a quotation. (Asked
+		// why, a verse giving a reason answers: why.go.)
+		{"Tell me about God sending the flood", "Nave's Topical Bible lists ", "Genesis 6:17", "In short: "},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			ans, err := a.Answer(b.ctx, tt.q, 5, pipeline.AnswerOptions{})

@@ -271,7 +271,9 @@ func TestChatGetsListings(t *testing.T) {
 	}}
 	chat := fake.serve(pipeline.ChatConfig{MaxRetries: -1})
 	b := setup(t)
-	if _, err := b.answerer(chat).Answer(t.Context(), "Why did God send the flood?", 3, pipeline.AnswerOptions{}); err != nil {
+	// Asked "Why did God send the flood?", the verse giving a reason
+	// answers (why.go), not the candidates' listings.
+	if _, err := b.answerer(chat).Answer(t.Context(), "Tell me about God sending the flood", 3, pipeline.AnswerOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	prompt := fake.prompt()

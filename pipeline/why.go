@@ -272,7 +272,9 @@ func (a *Answerer) reason(ctx context.Context, question, event string, maxRefs i
 		}
 	}
 	q := Question{Text: event, Asked: question, MaxRefs: maxRefs, Reason: &f, Candidates: cands}
-	ans, err := a.write(ctx, q, Answer{}, opts.Extractive)
+	// The theme gate weighed the question as any other: its sample stays
+	// the evaluation's (FitThemeGate), as the decline it decided does.
+	ans, err := a.write(ctx, q, Answer{gate: more.gate, themes: more.themes}, opts.Extractive)
 	return ans, err == nil, err
 }
 
