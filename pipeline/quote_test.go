@@ -3,6 +3,8 @@ package pipeline_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/selahdev/selah/pipeline"
 )
 
 // TestAnswerQuotation: a question about a quotation is answered by the
@@ -31,20 +33,28 @@ func TestAnswerQuotation(t *testing.T) {
 		{"which verse says my God, my God, why hast thou forsaken me", "Psalms 22:1", "Matthew 27:46 has them too"},
 	}
 	for _, tt := range tests {
-		ans := b.ask(t, tt.q)
-		checkGrounded(t, b.st, ans, 3)
 		// The first reference is the verse, or its passage running on
 		// (John 11:25-26, the next verse another reference of the search).
-		if len(ans.References) == 0 || !strings.HasPrefix(ans.References[0].Reference, tt.ref) {
-			t.Errorf("%q cites %v, want %s first", tt.q, refs(ans), tt.ref)
-		}
-		if !strings.Contains(ans.Text, tt.says) {
-			t.Errorf("%q answers %q, want it to say %q", tt.q, ans.Text, tt.says)
-		}
+		checkFirstSays(t, b, tt.q, tt.ref, tt.says)
 	}
 	// Deuteronomy 33:26 holds "the heaven in thy help", nearly the words;
 	// the question asked as any other finds nothing.
 	if ans := b.ask(t, "which verse says heaven helps those who help themselves"); !ans.NoPassage {
 		t.Errorf("cites %v, want no passage", refs(ans))
 	}
+}
+
+// checkFirstSays asks q and checks that the grounded answer cites a
+// reference opening with ref first and says says; it returns the answer.
+func checkFirstSays(t *testing.T, b bundle, q, ref, says string) pipeline.Answer {
+	t.Helper()
+	ans := b.ask(t, q)
+	checkGrounded(t, b.st, ans, 3)
+	if len(ans.References) == 0 || !strings.HasPrefix(ans.References[0].Reference, ref) {
+		t.Errorf("%q cites %v, want %s first", q, refs(ans), ref)
+	}
+	if !strings.Contains(ans.Text, says) {
+		t.Errorf("%q answers %q, want it to say %q", q, ans.Text, says)
+	}
+	return ans
 }

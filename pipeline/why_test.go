@@ -1,9 +1,6 @@
 package pipeline_test
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestAnswerReason: a why-question is answered by a verse giving the
 // reason for the event, cited first and quoted; one about a thing the
@@ -25,14 +22,7 @@ func TestAnswerReason(t *testing.T) {
 			`Scripture gives a reason in Revelation 4:11: "…for thou hast created all things, and for thy pleasure they are and were created".`},
 	}
 	for _, tt := range tests {
-		ans := b.ask(t, tt.q)
-		checkGrounded(t, b.st, ans, 3)
-		if len(ans.References) == 0 || !strings.HasPrefix(ans.References[0].Reference, tt.ref) {
-			t.Errorf("%q cites %v, want %s first", tt.q, refs(ans), tt.ref)
-		}
-		if !strings.Contains(ans.Text, tt.says) {
-			t.Errorf("%q answers %q, want it to say %q", tt.q, ans.Text, tt.says)
-		}
+		ans := checkFirstSays(t, b, tt.q, tt.ref, tt.says)
 		if ans.Summary != tt.summary {
 			t.Errorf("%q summary %q, want the reason's clause quoted: %q", tt.q, ans.Summary, tt.summary)
 		}
