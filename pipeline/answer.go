@@ -78,6 +78,8 @@ type AnswerOptions struct {
 	unquoted bool
 	// unreasoned answers a why-question as any other question (why.go).
 	unreasoned bool
+	// unkinned answers a family question as any other question (kin.go).
+	unkinned bool
 }
 
 // DefaultAskCandidates is how many retrieved verses the generator sees
@@ -200,6 +202,15 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// the verse giving the reason for the event (why.go); where none
 		// near it gives one, the question is answered as any other.
 		ans, ok, err := a.reason(ctx, question, a.r.Respell(event), maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
+	if ask, ok := a.r.kinQuestion(a.r.respellWords(question)); ok && len(opts.Context) == 0 && !opts.unkinned {
+		// "Who was King David's father?", "whose son was Gideon": the
+		// relation as Nave's states it (kin.go); a relation Nave's does
+		// not state is answered as any other question.
+		ans, ok, err := a.kin(ctx, question, ask, maxRefs, opts)
 		if err != nil || ok {
 			return ans, err
 		}

@@ -152,6 +152,13 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- The reason the question asks for is given in %s %s", spanReference(f.Verses), c))
 		}
 	}
+	if k := q.Kin; k != nil {
+		for _, s := range k.Sentences {
+			if c := cited(s.Verses); c != "" {
+				facts = append(facts, fmt.Sprintf("- Nave's Topical Bible: %s %s", s.Text, c))
+			}
+		}
+	}
 	for _, w := range q.Words {
 		if c := cited(w.Verses); c != "" {
 			facts = append(facts, fmt.Sprintf("- Strong's dictionary: %s %s (%s), %s; the KJV translates it in %s",

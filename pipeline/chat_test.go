@@ -408,3 +408,23 @@ func TestChatReasonFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestChatKinFacts: a family question's model is told the relation
+// Nave's states and the verses stating it.
+func TestChatKinFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Kish was his father [1].", "Kish [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "Who was King Saul's father?"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	for _, want := range []string{"Question: " + q + "\n", "- Nave's Topical Bible: Kish was the father of Saul [1]"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.600s", want, prompt)
+		}
+	}
+}

@@ -74,3 +74,21 @@ func NearestSpelling(r *Retriever, word string) string {
 	w, _, _ := r.speller.nearest(word, r.Dictionary)
 	return w
 }
+
+// KinQuestion exposes how a family question is read (kin.go): the
+// relation asked ("parent/m"), the names of the person and, for "how
+// was X related to Y", the other; unknown: the person is not the
+// Bible's.
+func KinQuestion(r *Retriever, q string) (rel string, person, other []string, unknown, ok bool) {
+	ask, ok := r.kinQuestion(q)
+	return ask.Rel, ask.Person, ask.Other, ask.Unknown, ok
+}
+
+// KinFacts exposes the relations read from Nave's (kin.go) as sentences.
+func KinFacts(r *NaveRouter) []string {
+	var out []string
+	for _, f := range r.kinFacts() {
+		out = append(out, f.sentence())
+	}
+	return out
+}

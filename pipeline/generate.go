@@ -69,6 +69,10 @@ type Question struct {
 	// Reason is set when the question asks why (why.go): the verse giving
 	// the reason is its first candidate.
 	Reason *ReasonFact
+	// Kin is set when the question asks how people are related
+	// (kin.go): the relations Nave's states, each with the verses stating
+	// it, are its first candidates.
+	Kin *KinFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
@@ -108,6 +109,13 @@ type NaveRouter struct {
 	// Expand gives it, so "What happened when Jesus calmed the storm?"
 	// reaches "Crosses Lake Galilee and quiets the squall" (calm, quiet).
 	Expand Expander
+
+	// kin are the family relations Nave's states (kin.go), read on first
+	// use.
+	kinOnce sync.Once
+	kin     []kinFact
+	// kinPeople are the names of the people kin relates.
+	kinPeople map[string]bool
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)

@@ -132,9 +132,9 @@ func openingClause(text string) string {
 	return text
 }
 
-// kinWords introduce a relative's name, not the writer's: "the son of
-// David", "the sons of Korah".
-var kinWords = map[string]bool{"son": true, "sons": true, "daughter": true, "daughters": true}
+// childWord reports whether a word introduces a relative's name, not
+// the writer's: "the son of David", "the sons of Korah" (kin.go).
+func childWord(w string) bool { return kinWords[w].kind == "child" }
 
 // introducers are the words that introduce whose a writing is: "of",
 // "to", "unto", "by", "which".
@@ -194,7 +194,7 @@ var addressedOpening = regexp.MustCompile(`^([A-Z][a-z]+),? (?:un)?to the\b`)
 func (r *Retriever) introducedName(clause string) string {
 	words := clauseWords(clause)
 	for i := 1; i < len(words); i++ {
-		if !introducers[strings.ToLower(words[i-1])] || i >= 2 && kinWords[strings.ToLower(words[i-2])] {
+		if !introducers[strings.ToLower(words[i-1])] || i >= 2 && childWord(strings.ToLower(words[i-2])) {
 			continue
 		}
 		if r.writerName(words[i]) {
@@ -227,8 +227,8 @@ func (r *Retriever) formulaName(clause string) string {
 		for k > 0 && (strings.EqualFold(words[k], "the") || !unicode.IsUpper([]rune(words[k])[0]) && r.personNoun(strings.ToLower(words[k]))) {
 			k--
 		}
-		return introducers[strings.ToLower(words[k])] && !(k > 0 && kinWords[strings.ToLower(words[k-1])]) &&
-			!slices.ContainsFunc(words[k+1:j], func(w string) bool { return kinWords[strings.ToLower(w)] })
+		return introducers[strings.ToLower(words[k])] && !(k > 0 && childWord(strings.ToLower(words[k-1]))) &&
+			!slices.ContainsFunc(words[k+1:j], func(w string) bool { return childWord(strings.ToLower(w)) })
 	}
 	for j := i + 2; j < len(words); j++ {
 		w, low := words[j], strings.ToLower(words[j])
