@@ -360,8 +360,9 @@ func EvaluateAsk(ctx context.Context, a *Answerer, cases []AskCase, maxRefs int)
 }
 
 // Sentences splits an answer into sentences: at a full stop, question or
-// exclamation mark followed by a space and a capital, or the end, never
-// inside a quotation or parentheses.
+// exclamation mark followed by a space and a capital or a numbered
+// book's name ("… (Ruth 4:17). 1 Kings 1:11 reads: …"), or the end,
+// never inside a quotation or parentheses.
 func Sentences(text string) []string {
 	var out []string
 	depth, quoted := 0, false
@@ -383,7 +384,8 @@ func Sentences(text string) []string {
 			if quoted || depth > 0 {
 				continue
 			}
-			if i+1 == len(rs) || i+2 < len(rs) && rs[i+1] == ' ' && unicode.IsUpper(rs[i+2]) {
+			numbered := i+4 < len(rs) && rs[i+1] == ' ' && strings.ContainsRune("123", rs[i+2]) && rs[i+3] == ' ' && unicode.IsUpper(rs[i+4])
+			if i+1 == len(rs) || i+2 < len(rs) && rs[i+1] == ' ' && unicode.IsUpper(rs[i+2]) || numbered {
 				if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
 					out = append(out, s)
 				}

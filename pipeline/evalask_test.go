@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,5 +155,21 @@ func TestThemeReach(t *testing.T) {
 	// 1:4) and the doctrine case's none: on target is a share between.
 	if rep.OnTarget <= 0 || rep.OnTarget >= 1 {
 		t.Errorf("on target %.3f, want a share of the references strictly between 0 and 1", rep.OnTarget)
+	}
+}
+
+// TestSentences: an answer splits at its sentences' ends, also before a
+// sentence opening with a numbered book's name, and never inside a
+// quotation or a reference.
+func TestSentences(t *testing.T) {
+	t.Parallel()
+	text := `Jesse was the father of David (Ruth 4:17; 1 Samuel 17:12). 1 Samuel 17:12 reads: "Now David was the son of that Ephrathite. And he had eight sons" (1 Samuel 17:12). It also says so in Ruth 4:22.`
+	want := []string{
+		"Jesse was the father of David (Ruth 4:17; 1 Samuel 17:12).",
+		`1 Samuel 17:12 reads: "Now David was the son of that Ephrathite. And he had eight sons" (1 Samuel 17:12).`,
+		"It also says so in Ruth 4:22.",
+	}
+	if got := pipeline.Sentences(text); !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q, want %q", got, want)
 	}
 }
