@@ -919,14 +919,18 @@ func (a *Answerer) kinPath(ask kinAsk) []kinFact {
 // ("Reuben, Simeon and Levi were sons of Jacob"), citing the verses that
 // name most of them: the facts of the first fact's relation and person.
 func (a *Answerer) kinList(ask kinAsk, facts []kinFact) (KinSentence, bool) {
-	if len(facts) < 2 {
+	// The facts naming the relatives as their subject ("Abital was one of
+	// the wives of David"); of the converse ("David was the husband of
+	// Michal"), the subject is the person asked about.
+	direct := slices.DeleteFunc(slices.Clone(facts), func(f kinFact) bool { return f.objMatch(ask.Person) < 0.5 })
+	if len(direct) < 2 {
 		return KinSentence{}, false
 	}
-	first := facts[0]
+	first := direct[0]
 	var names []string
 	var keys [][]string
 	var pool []corpus.VerseID
-	for _, f := range facts {
+	for _, f := range direct {
 		if f.rel.kind != first.rel.kind || slices.Contains(names, f.Subject) {
 			continue
 		}

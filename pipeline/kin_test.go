@@ -100,6 +100,12 @@ func TestAnswerKin(t *testing.T) {
 	if ans.Summary != "Haran was the father of Lot (Genesis 11:27; Genesis 11:31)." {
 		t.Errorf("summary %q, want the first relation", ans.Summary)
 	}
+	// A plural question names the relatives, not the person asked about
+	// (DAVID's "the husband of Michal" is no wife of David).
+	ans = b.ask(t, "who were the wives of king david")
+	if !strings.Contains(ans.Text, "were wives of David") || strings.Contains(ans.Text, "and David were") {
+		t.Errorf("answers %q, want the wives of David named", ans.Text)
+	}
 	for _, q := range []string{"Who was Hercules' mother?", "who was Saul Bellow's father"} {
 		if ans := b.ask(t, q); !ans.NoPassage {
 			t.Errorf("%q cites %v, want no passage", q, refs(ans))
