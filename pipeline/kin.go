@@ -920,8 +920,8 @@ func (a *Answerer) kinPath(ask kinAsk) []kinFact {
 // name most of them: the facts of the first fact's relation and person.
 func (a *Answerer) kinList(ask kinAsk, facts []kinFact) (KinSentence, bool) {
 	// The facts naming the relatives as their subject ("Abital was one of
-	// the wives of David"); of the converse ("David was the husband of
-	// Michal"), the subject is the person asked about.
+	// the wives of David"); of the converse (ABIGAIL's "marriage to
+	// David"), the subject is the person asked about.
 	direct := slices.DeleteFunc(slices.Clone(facts), func(f kinFact) bool { return f.objMatch(ask.Person) < 0.5 })
 	if len(direct) < 2 {
 		return KinSentence{}, false

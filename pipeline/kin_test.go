@@ -101,7 +101,7 @@ func TestAnswerKin(t *testing.T) {
 		t.Errorf("summary %q, want the first relation", ans.Summary)
 	}
 	// A plural question names the relatives, not the person asked about
-	// (DAVID's "the husband of Michal" is no wife of David).
+	// (ABIGAIL's "marriage to David" makes no wife of David of David).
 	ans = b.ask(t, "who were the wives of king david")
 	if !strings.Contains(ans.Text, "were wives of David") || strings.Contains(ans.Text, "and David were") {
 		t.Errorf("answers %q, want the wives of David named", ans.Text)
