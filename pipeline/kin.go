@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -175,7 +176,7 @@ func (r *Retriever) kinQuestion(typed string) (kinAsk, bool) {
 	}
 	// "who did ruth marry", "who was bathsheba married to".
 	if ws[0] == "who" || ws[0] == "whom" {
-		if len(ws) > 3 && ws[1] == "did" && (ws[len(ws)-1] == "marry" || slices.Contains(ws, "marry")) {
+		if len(ws) > 3 && ws[1] == "did" && slices.Contains(ws, "marry") {
 			p, ok := r.kinPerson(tws, ws[:slices.Index(ws, "marry")], 2)
 			return kinAsk{Rel: "spouse", Person: p.names, Unknown: p.unknown}, ok
 		}
@@ -293,7 +294,7 @@ func (r *Retriever) kinQuestion(typed string) (kinAsk, bool) {
 				// "lot's uncle": the KJV writes "lot" in lower case
 				// more often than the name, but Nave's titles it.
 				p.names = append(p.names, last)
-			} else if len(p.names) == 0 && (r.unknownWord(last) || isCapitalised(typed[len(typed)-1])) {
+			} else if len(p.names) == 0 && (r.unknownWord(last) || startsUpper(typed[len(typed)-1])) {
 				// "Zeus's wife": a possessor the Bible does not name
 				// ("the widow's son" is one it does not name either,
 				// but speaks of).
@@ -402,7 +403,7 @@ func (r *Retriever) kinPerson(tws, ws []string, i int) (kinPersonWords, bool) {
 	p := r.kinNames(typed, words)
 	// A capitalised word right after the name that is no name of the
 	// Bible is a surname: "Joseph Smith".
-	if k < len(tws) && k > j && isCapitalised(tws[k]) && !r.isName(strings.ToLower(unpossessed(tws[k]))) {
+	if k < len(tws) && k > j && startsUpper(tws[k]) && !r.isName(strings.ToLower(unpossessed(tws[k]))) {
 		p.unknown = true
 	}
 	return p, len(p.names) > 0 || p.unknown
@@ -424,7 +425,7 @@ func (r *Retriever) kinNames(typed, words []string) kinPersonWords {
 		}
 	}
 	for i := last + 1; last >= 0 && i < len(typed); i++ {
-		if isCapitalised(typed[i]) {
+		if startsUpper(typed[i]) {
 			p.unknown = true
 		}
 	}
@@ -454,11 +455,6 @@ func (r *Retriever) unknownWord(w string) bool {
 	known := false
 	r.lex.an.terms(w, func(t string) { known = known || r.knownTerm(t) })
 	return !known
-}
-
-func isCapitalised(w string) bool {
-	r := []rune(w)
-	return len(r) > 0 && unicode.IsUpper(r[0])
 }
 
 // kinFact is one relation Nave's states: Subject is the Relation of
@@ -666,7 +662,7 @@ func kinClauses(phrase string) []string {
 			if c == "" {
 				continue
 			}
-			if i > 0 && isCapitalised(c) && len(out) > 0 {
+			if i > 0 && startsUpper(c) && len(out) > 0 {
 				// "Father of James and John", "Son of Jacob and Leah":
 				// one list of names.
 				out[len(out)-1] += " and " + c
@@ -715,7 +711,7 @@ func (r *NaveRouter) kinName(name string) (string, []string) {
 func nameKeys(name string) []string {
 	var out []string
 	for _, w := range strings.Fields(name) {
-		if !isCapitalised(w) || w == "King" || w == "Queen" {
+		if !startsUpper(w) || w == "King" || w == "Queen" {
 			continue
 		}
 		out = append(out, strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'"), "-", "")))
@@ -783,17 +779,13 @@ type KinSentence struct {
 
 // kinRelation answers ask from Nave's relations: the facts stating it,
 // best first.
-func (a *Answerer) kinRelation(ask kinAsk) ([]kinFact, []float64) {
+func (a *Answerer) kinRelation(ask kinAsk) []kinScored {
 	nr, ok := a.r.Router.(*NaveRouter)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	kind, sex, _ := strings.Cut(ask.Rel, "/")
-	type scored struct {
-		f     kinFact
-		score float64
-	}
-	var out []scored
+	var out []kinScored
 	var qualifier map[string]bool
 	if ask.Qualifier != "" {
 		qualifier = a.r.lex.an.termSet(ask.Qualifier)
@@ -842,33 +834,29 @@ func (a *Answerer) kinRelation(ask kinAsk) ([]kinFact, []float64) {
 			continue
 		}
 		// Of equal matches, a fact whose verses name both people.
-		if _, both := a.kinVerses(f); both {
+		vs, both := a.kinVerses(f)
+		if both {
 			s += 0.03
 		}
-		out = append(out, scored{f, s})
+		out = append(out, kinScored{f, s, vs})
 	}
-	slices.SortStableFunc(out, func(x, y scored) int {
-		if x.score != y.score {
-			if x.score > y.score {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
-	facts := make([]kinFact, 0, len(out))
-	scores := make([]float64, 0, len(out))
-	for _, s := range out {
-		facts, scores = append(facts, s.f), append(scores, s.score)
-	}
-	return facts, scores
+	slices.SortStableFunc(out, func(x, y kinScored) int { return cmp.Compare(y.score, x.score) })
+	return out
+}
+
+// kinScored is a fact that answers a question, how well, and the verses
+// stating it (kinVerses).
+type kinScored struct {
+	kinFact
+	score  float64
+	verses []corpus.VerseID
 }
 
 // kinPath returns two facts relating the two people a question names
 // through a third ("Lot was a son of Haran", "Haran was a brother of
 // Abraham"), or none: of the paths, the first in Nave's order whose
 // verses name both people of each fact.
-func (a *Answerer) kinPath(ask kinAsk) []kinFact {
+func (a *Answerer) kinPath(ask kinAsk) []kinScored {
 	nr, ok := a.r.Router.(*NaveRouter)
 	if !ok {
 		return nil
@@ -903,13 +891,15 @@ func (a *Answerer) kinPath(ask kinAsk) []kinFact {
 			if !slices.Equal(mid, m2) || kinMatch(m2, ask.Person) > 0 {
 				continue
 			}
-			if _, both := a.kinVerses(f); !both {
+			fv, fboth := a.kinVerses(f)
+			if !fboth {
 				continue
 			}
-			if _, both := a.kinVerses(g); !both {
+			gv, gboth := a.kinVerses(g)
+			if !gboth {
 				continue
 			}
-			return []kinFact{f, g}
+			return []kinScored{{f, 0, fv}, {g, 0, gv}}
 		}
 	}
 	return nil
@@ -918,11 +908,11 @@ func (a *Answerer) kinPath(ask kinAsk) []kinFact {
 // kinList says the relatives a plural question asks for in one sentence
 // ("Reuben, Simeon and Levi were sons of Jacob"), citing the verses that
 // name most of them: the facts of the first fact's relation and person.
-func (a *Answerer) kinList(ask kinAsk, facts []kinFact) (KinSentence, bool) {
+func (a *Answerer) kinList(ask kinAsk, facts []kinScored) (KinSentence, bool) {
 	// The facts naming the relatives as their subject ("Abital was one of
 	// the wives of David"); of the converse (ABIGAIL's "marriage to
 	// David"), the subject is the person asked about.
-	direct := slices.DeleteFunc(slices.Clone(facts), func(f kinFact) bool { return f.objMatch(ask.Person) < 0.5 })
+	direct := slices.DeleteFunc(slices.Clone(facts), func(f kinScored) bool { return f.objMatch(ask.Person) < 0.5 })
 	if len(direct) < 2 {
 		return KinSentence{}, false
 	}
@@ -1046,12 +1036,11 @@ func (a *Answerer) kin(ctx context.Context, question string, ask kinAsk, maxRefs
 		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
 			References: []Reference{}, gate: more.gate, themes: more.themes}, true, nil
 	}
-	facts, scores := a.kinRelation(ask)
+	facts := a.kinRelation(ask)
 	if len(facts) == 0 && len(ask.Other) > 0 {
 		// "how was lot related to abraham": through Haran, Lot's
 		// father and Abraham's brother.
 		facts = a.kinPath(ask)
-		scores = make([]float64, len(facts))
 	}
 	if len(facts) == 0 {
 		return more, true, nil
@@ -1076,22 +1065,21 @@ func (a *Answerer) kin(ctx context.Context, question string, ask kinAsk, maxRefs
 		if len(kf.Sentences) == maxKinSentences || ask.plural && len(kf.Sentences) > 0 {
 			break
 		}
-		if i > 0 && len(kf.Sentences) > 0 && scores[i] < scores[0]-0.01 {
+		if i > 0 && len(kf.Sentences) > 0 && f.score < facts[0].score-0.01 {
 			// A second relation only as well attested as the first
 			// (Ruth's husbands), not another bearer's.
 			break
 		}
 		s := f.sentence()
-		if slices.ContainsFunc(said, func(g kinFact) bool { return g.same(f) || g.sentence() == s }) {
+		if slices.ContainsFunc(said, func(g kinFact) bool { return g.same(f.kinFact) || g.sentence() == s }) {
 			continue
 		}
-		said = append(said, f)
-		vs, _ := a.kinVerses(f)
-		if len(vs) == 0 {
+		said = append(said, f.kinFact)
+		if len(f.verses) == 0 {
 			continue
 		}
-		kf.Sentences = append(kf.Sentences, KinSentence{Text: s, Verses: vs})
-		for _, id := range vs {
+		kf.Sentences = append(kf.Sentences, KinSentence{Text: s, Verses: f.verses})
+		for _, id := range f.verses {
 			addCand(id)
 		}
 	}
