@@ -551,3 +551,82 @@ func (w *WordNet) Physical(s *Synset) bool {
 	}
 	return up(s)
 }
+
+// maxLeadSteps bounds the hypernym and cause steps Leads takes: WordNet's
+// verb hierarchies are shallow (kill → die is one cause step, hang "kill
+// by hanging" → execute → kill two hypernym steps).
+const maxLeadSteps = 6
+
+// Leads reports whether one of the first n senses (n < 1: all) of a form
+// of word is verb sense rootSense (1-based) of root, or a kind of it or a
+// cause of it, through hypernyms (@, @i) and causes (>): "stone" (kill by
+// throwing stones at) and "slew" (slay, a kind of kill, which causes
+// die) lead to "die". A noun or adjective sense leads when a verb it is
+// derived from (+) does: "death" and "burial" lead to "die" and "bury";
+// a word that is a form of a verb is read as the verb only.
+// WordNet's troponymy is the relation; no word list of ours decides.
+func (w *WordNet) Leads(word, root string, rootSense, n int) bool {
+	rs := w.index[Verb][root]
+	if rootSense < 1 || rootSense > len(rs) {
+		return false
+	}
+	target := synsetKey{Verb, rs[rootSense-1]}
+	word = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(word)), " ", "_")
+	// A form of a verb is read as the verb: "going" is no "death"
+	// (a noun sense of going), "killing" is kill.
+	verbForm := len(w.baseForms(word, Verb)) > 0
+	for _, p := range AllPOS {
+		if verbForm && p != Verb {
+			continue
+		}
+		for _, base := range w.baseForms(word, p) {
+			offs := w.index[p][base]
+			if n > 0 && len(offs) > n {
+				offs = offs[:n]
+			}
+			for _, off := range offs {
+				s := w.synsets[synsetKey{p, off}]
+				if p == Verb {
+					if w.reaches(synsetKey{p, off}, target) {
+						return true
+					}
+					continue
+				}
+				self := slices.IndexFunc(s.Words, func(x string) bool { return strings.EqualFold(strings.ReplaceAll(x, " ", "_"), base) }) + 1
+				for _, pt := range s.pointers {
+					if pt.symbol == "+" && pt.target.pos == Verb && (pt.src == 0 || int(pt.src) == self) && w.reaches(pt.target, target) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reaches reports whether from is target or leads to it through
+// hypernyms and causes within maxLeadSteps.
+func (w *WordNet) reaches(from, target synsetKey) bool {
+	frontier := []synsetKey{from}
+	seen := map[synsetKey]bool{from: true}
+	for step := 0; step <= maxLeadSteps && len(frontier) > 0; step++ {
+		var next []synsetKey
+		for _, k := range frontier {
+			if k == target {
+				return true
+			}
+			s := w.synsets[k]
+			if s == nil {
+				continue
+			}
+			for _, pt := range s.pointers {
+				if (pt.symbol == "@" || pt.symbol == "@i" || pt.symbol == ">") && !seen[pt.target] {
+					seen[pt.target] = true
+					next = append(next, pt.target)
+				}
+			}
+		}
+		frontier = next
+	}
+	return false
+}

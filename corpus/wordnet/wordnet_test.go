@@ -257,3 +257,35 @@ func TestPhysical(t *testing.T) {
 		t.Error("Physical(nil)")
 	}
 }
+
+// TestLeads: WordNet's troponyms and causes of a verb sense lead to it —
+// "stoned" (kill by throwing stones at), "slew" (slay, a kind of kill,
+// which causes die) — and a noun derived from one does ("death",
+// "burial"); a sense past the first few does not ("went": go is die only
+// in a late sense).
+func TestLeads(t *testing.T) {
+	t.Parallel()
+	w := open(t)
+	for _, tt := range []struct {
+		word, root string
+		sense      int
+		want       bool
+	}{
+		{"died", "die", 1, true},
+		{"slew", "die", 1, true},
+		{"stoned", "die", 1, true},
+		{"hanged", "die", 1, true},
+		{"death", "die", 1, true},
+		{"slain", "kill", 1, true},
+		{"burial", "bury", 2, true},
+		{"buried", "bury", 2, true},
+		{"went", "die", 1, false},
+		{"slept", "die", 1, false},
+		{"buried", "die", 1, false},
+		{"died", "nosuchverb", 1, false},
+	} {
+		if got := w.Leads(tt.word, tt.root, tt.sense, 3); got != tt.want {
+			t.Errorf("Leads(%q, %q, %d, 3) = %v, want %v", tt.word, tt.root, tt.sense, got, tt.want)
+		}
+	}
+}
