@@ -402,8 +402,10 @@ func (r *Retriever) kinPerson(tws, ws []string, i int) (kinPersonWords, bool) {
 	}
 	p := r.kinNames(typed, words)
 	// A capitalised word right after the name that is no name of the
-	// Bible is a surname: "Joseph Smith".
-	if k < len(tws) && k > j && startsUpper(tws[k]) && !r.isName(strings.ToLower(unpossessed(tws[k]))) {
+	// Bible is a surname: "Joseph Smith"; the KJV's own pairs are not
+	// ("Judas Iscariot").
+	if k < len(tws) && k > j && startsUpper(tws[k]) && !r.isName(strings.ToLower(unpossessed(tws[k]))) &&
+		!r.phrase.holds(runWords(strings.ToLower(tws[k-1]+" "+unpossessed(tws[k])))) {
 		p.unknown = true
 	}
 	return p, len(p.names) > 0 || p.unknown
@@ -515,13 +517,9 @@ func (r *NaveRouter) readKin() []kinFact {
 	// either. A fact's person is the topic itself, or the one topic
 	// titled by the name (byName): another bearer's alias ("JEHOAHAZ:
 	// Called SHALLUM") is no alias of every Shallum.
-	aliases := make([][]string, len(r.topics))
+	aliases, _ := r.topicNames()
 	byName := map[string]int{}
 	for ti, t := range r.topics {
-		var keys []string
-		for _, n := range titleNames(t.title) {
-			keys = append(keys, nameKeys(topicDisplayName(n))...)
-		}
 		if ks := nameKeys(topicDisplayName(t.title)); len(ks) == 1 {
 			if _, dup := byName[ks[0]]; dup {
 				byName[ks[0]] = -1
@@ -529,12 +527,6 @@ func (r *NaveRouter) readKin() []kinFact {
 				byName[ks[0]] = ti
 			}
 		}
-		for _, e := range r.entries[t.first:t.end] {
-			if m := kinCalledRe.FindStringSubmatch(e.ownPhrase()); m != nil {
-				keys = append(keys, nameKeys(topicDisplayName(m[1]))...)
-			}
-		}
-		aliases[ti] = keys
 	}
 	all := func(keys []string, topic int) []string {
 		out := slices.Clone(keys)
@@ -1297,13 +1289,18 @@ func (c *composition) kinSentences() (own []string) {
 		own = append(own, fmt.Sprintf("%s (%s).", s.Text, strings.Join(refs, "; ")))
 	}
 	if len(own) > 0 && len(c.q.Kin.Sentences[0].Verses) > 0 {
-		first := c.q.Kin.Sentences[0].Verses[:1]
-		span := c.chosenRun(first[0])
-		if len(span) == 0 {
-			span = first
-		}
-		ref := spanReference(span)
-		own = append(own, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, quotation(c.spanText(span), maxQuoteRunes, cutQuoteRunes, minCutRunes), ref))
+		own = append(own, c.readsSentence(c.q.Kin.Sentences[0].Verses[0]))
 	}
 	return own
+}
+
+// readsSentence quotes the passage the composer chose around a verse
+// ("Ruth 4:17 reads: \"…\" (Ruth 4:17).").
+func (c *composition) readsSentence(id corpus.VerseID) string {
+	span := c.chosenRun(id)
+	if len(span) == 0 {
+		span = []corpus.VerseID{id}
+	}
+	ref := spanReference(span)
+	return fmt.Sprintf("%s reads: \"%s\" (%s).", ref, quotation(c.spanText(span), maxQuoteRunes, cutQuoteRunes, minCutRunes), ref)
 }

@@ -116,6 +116,11 @@ type NaveRouter struct {
 	kin     []kinFact
 	// kinPeople are the names of the people kin relates.
 	kinPeople map[string]bool
+	// aliases are every topic's names, byNameKey the topics by each
+	// name word (topicNames), read on first use.
+	namesOnce sync.Once
+	aliases   [][]string
+	byNameKey map[string][]int32
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)
@@ -1444,4 +1449,32 @@ func (r *NaveRouter) weighBearers(rt routeTopic) {
 			r.entries[e].bearer = float64(verses[b]) / float64(total)
 		}
 	}
+}
+
+// topicNames are every topic's names (its title's and the "Also called"
+// of its entries), and the topics by each name word, read once.
+func (r *NaveRouter) topicNames() (aliases [][]string, byKey map[string][]int32) {
+	r.namesOnce.Do(func() {
+		r.aliases = make([][]string, len(r.topics))
+		r.byNameKey = map[string][]int32{}
+		for ti, t := range r.topics {
+			var keys []string
+			for _, n := range titleNames(t.title) {
+				keys = append(keys, nameKeys(topicDisplayName(n))...)
+			}
+			for _, e := range r.entries[t.first:t.end] {
+				if m := kinCalledRe.FindStringSubmatch(e.ownPhrase()); m != nil {
+					keys = append(keys, nameKeys(topicDisplayName(m[1]))...)
+				}
+			}
+			keys = slices.Compact(keys)
+			r.aliases[ti] = keys
+			for _, k := range keys {
+				if !slices.Contains(r.byNameKey[k], int32(ti)) {
+					r.byNameKey[k] = append(r.byNameKey[k], int32(ti))
+				}
+			}
+		}
+	})
+	return r.aliases, r.byNameKey
 }

@@ -179,3 +179,22 @@ func intersect(a, b []int32) []int32 {
 	}
 	return out
 }
+
+// holds reports whether some verse's wording holds words in order, however
+// many do ("Judas Iscariot").
+func (p *phraseIndex) holds(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	cands := p.post[words[0]]
+	for _, w := range words[1:] {
+		cands = intersect(cands, p.post[w])
+	}
+	needle := " " + strings.Join(words, " ") + " "
+	for _, d := range cands {
+		if strings.Contains(p.lines[d], needle) {
+			return true
+		}
+	}
+	return false
+}
