@@ -80,6 +80,9 @@ type AnswerOptions struct {
 	unreasoned bool
 	// unkinned answers a family question as any other question (kin.go).
 	unkinned bool
+	// unfated answers a question about a person's end as any other
+	// question (fate.go).
+	unfated bool
 }
 
 // DefaultAskCandidates is how many retrieved verses the generator sees
@@ -211,6 +214,16 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// relation as Nave's states it (kin.go); a relation Nave's does
 		// not state is answered as any other question.
 		ans, ok, err := a.kin(ctx, question, ask, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
+	if ask, ok := a.r.fateQuestion(a.r.respellWords(question)); ok && len(opts.Context) == 0 && !opts.unfated {
+		// "How did King Saul die?", "where was Sarah buried": the
+		// person's Nave's entry telling it, narrowed to the verses
+		// saying it (fate.go); where neither Nave's nor the KJV tells
+		// it, the question is answered as any other.
+		ans, ok, err := a.fate(ctx, question, ask, maxRefs, opts)
 		if err != nil || ok {
 			return ans, err
 		}

@@ -152,6 +152,13 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- The reason the question asks for is given in %s %s", spanReference(f.Verses), c))
 		}
 	}
+	if f := q.Fate; f != nil {
+		for _, fact := range f.Facts {
+			if c := cited(fact.Verses); c != "" {
+				facts = append(facts, fmt.Sprintf("- Nave's Topical Bible, %s: %s %s", topicSubject(fact.Topic), fact.Entry, c))
+			}
+		}
+	}
 	if k := q.Kin; k != nil {
 		for _, s := range k.Sentences {
 			if c := cited(s.Verses); c != "" {

@@ -428,3 +428,23 @@ func TestChatKinFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestChatFateFacts: a question about a person's end has its model told
+// the person's Nave's entry telling it and the verses saying it.
+func TestChatFateFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Judas hanged himself [1].", "Judas [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "how did judas die"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	for _, want := range []string{"Question: " + q + "\n", "- Nave's Topical Bible, Judas: 1. Surnamed “Iscariot;” — Hangs himself [1]"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.900s", want, prompt)
+		}
+	}
+}

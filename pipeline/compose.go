@@ -72,6 +72,12 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil
 		}
 	}
+	if q.Fate != nil {
+		if own := c.fateSentences(); len(own) > 0 {
+			c.moreReferences()
+			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil
+		}
+	}
 	if q.Writer != nil {
 		if own := c.writerSentences(); len(own) > 0 {
 			return Draft{Answer: strings.Join(own, " "), Summary: own[0], Citations: c.citations(), CitedSentences: true}, nil

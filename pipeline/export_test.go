@@ -92,3 +92,10 @@ func KinFacts(r *NaveRouter) []string {
 	}
 	return out
 }
+
+// FateQuestion exposes how a question about a person's end is read
+// (fate.go).
+func FateQuestion(r *Retriever, q string) (roots, person []string, kin string, unknown, happened, ok bool) {
+	ask, ok := r.fateQuestion(q)
+	return ask.Roots, ask.Person, ask.Kin, ask.Unknown, ask.Happened, ok
+}

@@ -73,6 +73,10 @@ type Question struct {
 	// (kin.go): the relations Nave's states, each with the verses stating
 	// it, are its first candidates.
 	Kin *KinFact
+	// Fate is set when the question asks how a person died or what
+	// became of them (fate.go): the entries telling it, each with the
+	// verses saying it, are its first candidates.
+	Fate *FateFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

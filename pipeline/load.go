@@ -150,5 +150,6 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Lemma = func(w string) bool { return slices.Contains(wn.BaseForms(w), w) }
 	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)
+	r.fate = newFateClassifier(wn)
 	return r, nil
 }

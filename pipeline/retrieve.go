@@ -141,9 +141,13 @@ type Retriever struct {
 	speller *speller // names and words as people misspell them (respell.go)
 	// bookTerms are the index terms of the books' names (knownTerm).
 	bookTerms map[string]bool
-	phrase    *phraseIndex // the verses' wording, for queries that quote it (phrase.go)
-	senses    *senses      // the Bible's sense of a topic's word (sense.go); nil without WordNet
-	bridge    *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
+	phrase    *phraseIndex    // the verses' wording, for queries that quote it (phrase.go)
+	senses    *senses         // the Bible's sense of a topic's word (sense.go); nil without WordNet
+	fate      *fateClassifier // the words telling a person's end (fate.go); nil without WordNet
+	// hyphened maps a hyphened name written without its hyphens to it
+	// ("ishbosheth" → "ish-bosheth"; fate.go).
+	hyphened map[string]string
+	bridge   *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -230,7 +234,7 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 	}
 	proper, names, determined, rare := properNames(vs)
 	r := &Retriever{verses: vs, web: web, gloss: gloss, lex: BuildLexical(docs, opt), proper: proper, names: names,
-		determined: determined, rare: rare, writers: letterWriters(vs, names),
+		determined: determined, rare: rare, writers: letterWriters(vs, names), hyphened: hyphenedNames(names),
 		speller: newSpeller(kjv, web, proper, bookWords()), phrase: buildPhraseIndex(kjv, web, opt.NoWeb),
 		bookTerms: map[string]bool{}}
 	for _, b := range corpus.Books() {
