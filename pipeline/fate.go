@@ -590,7 +590,7 @@ func (r *NaveRouter) groupText(g fateGroup) string {
 // ("His wife … becomes a pillar of salt"), and a what-happened question
 // takes any phrase that does.
 func (a *Answerer) fateTells(phrase string, ask fateAsk, keys []string) float64 {
-	words := fateWords(phrase)
+	words := plainWords(phrase)
 	if ask.Kin != "" && !slices.ContainsFunc(words, func(w string) bool { return kinSame(w, ask.Kin) }) {
 		return 0
 	}
@@ -604,9 +604,9 @@ func (a *Answerer) fateTells(phrase string, ask fateAsk, keys []string) float64 
 	return s
 }
 
-// fateWords are a text's words, lower case, hyphens dropped
+// plainWords are a text's words, lower case, hyphens dropped
 // ("Bath-sheba" is "bathsheba", as nameKeys write names).
-func fateWords(text string) []string {
+func plainWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(strings.ReplaceAll(text, "-", "")), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
 }
 
@@ -773,7 +773,7 @@ func (a *Answerer) fateVerses(ids []corpus.VerseID, ask fateAsk, keys, others []
 			// The entry names who did it ("is killed by David",
 			// "killed by Samuel"): the verse naming them too tells it
 			// (1 Samuel 17:50, not David's lion in 17:35).
-			if v, ok := a.r.Verse(id); ok && slices.ContainsFunc(fateWords(v.Text), func(w string) bool { return slices.Contains(others, unpossessed(w)) }) {
+			if v, ok := a.r.Verse(id); ok && slices.ContainsFunc(plainWords(v.Text), func(w string) bool { return slices.Contains(others, unpossessed(w)) }) {
 				s += 0.5
 			}
 		}
@@ -838,7 +838,7 @@ func (a *Answerer) fateVerse(id corpus.VerseID, ask fateAsk, keys []string) floa
 	if !ok {
 		return 0
 	}
-	words := fateWords(v.Text)
+	words := plainWords(v.Text)
 	var fates, names []int
 	fate := 0.0
 	for i, w := range words {
@@ -877,16 +877,7 @@ func (a *Answerer) fateVerse(id corpus.VerseID, ask fateAsk, keys []string) floa
 // versesNamingAny returns the verses whose KJV text names one of keys,
 // in canonical order, at most limit.
 func (r *Retriever) versesNamingAny(keys []string, limit int) []corpus.VerseID {
-	seen := map[int32]bool{}
-	for _, k := range keys {
-		r.lex.an.terms(k, func(t string) {
-			if id, ok := r.lex.terms[t]; ok {
-				for _, p := range r.lex.postings[id] {
-					seen[p.doc] = true
-				}
-			}
-		})
-	}
+	seen := r.namingDocs(keys)
 	ids := make([]corpus.VerseID, 0, len(seen))
 	for d := range seen {
 		ids = append(ids, r.lex.ids[d])

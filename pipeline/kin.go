@@ -1140,7 +1140,7 @@ func (a *Answerer) kinVerses(f kinFact) (vs []corpus.VerseID, both bool) {
 			// kinship's half. A verse Nave's lists may name one of
 			// them by a pronoun ("is not this the carpenter's son? …
 			// and his brethren, James").
-			words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+			words := plainWords(v.Text)
 			rel, other := false, false
 			for i, w := range words {
 				w = unpossessed(w)
@@ -1225,20 +1225,7 @@ const maxKinSearched = 400
 // versesNaming returns the verses whose KJV text names one of as and
 // one of bs, in canonical order, at most limit.
 func (r *Retriever) versesNaming(as, bs []string, limit int) []corpus.VerseID {
-	docs := func(keys []string) map[int32]bool {
-		out := map[int32]bool{}
-		for _, k := range keys {
-			r.lex.an.terms(k, func(t string) {
-				if id, ok := r.lex.terms[t]; ok {
-					for _, p := range r.lex.postings[id] {
-						out[p.doc] = true
-					}
-				}
-			})
-		}
-		return out
-	}
-	da, db := docs(as), docs(bs)
+	da, db := r.namingDocs(as), r.namingDocs(bs)
 	if len(da) > len(db) {
 		da, db = db, da
 	}
@@ -1253,6 +1240,21 @@ func (r *Retriever) versesNaming(as, bs []string, limit int) []corpus.VerseID {
 		ids = ids[:limit]
 	}
 	return ids
+}
+
+// namingDocs are the lexical index's documents holding one of keys.
+func (r *Retriever) namingDocs(keys []string) map[int32]bool {
+	out := map[int32]bool{}
+	for _, k := range keys {
+		r.lex.an.terms(k, func(t string) {
+			if id, ok := r.lex.terms[t]; ok {
+				for _, p := range r.lex.postings[id] {
+					out[p.doc] = true
+				}
+			}
+		})
+	}
+	return out
 }
 
 // containsWord reports whether text holds w as a whole word.
