@@ -401,10 +401,10 @@ type fateEntry struct {
 	vscore float64 // its best verse's fateVerse
 }
 
-// fate answers a question about a person's end: ok is false when neither
-// Nave's nor the KJV tells the person's end (it is answered as any
-// other). A person the Bible does not name ("how did julius caesar
-// die") is declined.
+// fate answers a question about a person's end; where neither Nave's
+// nor the KJV tells the person's end, the answer is the one the
+// question gets as any other (computed first, once). A person the Bible
+// does not name ("how did julius caesar die") is declined.
 func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
 	inner := opts
 	inner.unfated = true
@@ -418,7 +418,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 	}
 	nr, ok := a.r.Router.(*NaveRouter)
 	if !ok {
-		return more, false, nil
+		return more, true, nil
 	}
 	var ff FateFact
 	var cands []Candidate
@@ -429,7 +429,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 	}
 	group, found, outline := a.fateGroup(nr, ask)
 	if outline {
-		return more, false, nil
+		return more, true, nil
 	}
 	if ask.Happened && found {
 		// "what happened to Saul on the road to Damascus" asks of an
@@ -437,7 +437,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 		// happened to agag king of the amalekites" describes him.
 		text := nr.groupText(group)
 		if slices.ContainsFunc(ask.Other, func(w string) bool { return !containsWord(text, w) }) {
-			return more, false, nil
+			return more, true, nil
 		}
 	}
 	var keys []string
@@ -466,7 +466,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 			}
 		}
 		if score < fateFound {
-			return more, false, nil
+			return more, true, nil
 		}
 		ff.Verses = []corpus.VerseID{best}
 		addCand(best)
