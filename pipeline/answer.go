@@ -85,6 +85,23 @@ type AnswerOptions struct {
 	unfated bool
 }
 
+// declined is the answer when no passage speaks to the question, with
+// the gate samples and themes of more, the question's answer as any
+// other (kin.go, fate.go).
+func declined(more Answer) Answer {
+	return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
+		References: []Reference{}, gate: more.gate, themes: more.themes}
+}
+
+// keyCandidate appends verse id to cands as a key candidate, once: the
+// verses an answer path states come first, in its order.
+func (r *Retriever) keyCandidate(cands []Candidate, id corpus.VerseID) []Candidate {
+	if v, ok := r.Verse(id); ok && !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Verse.ID == id }) {
+		cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: 1, Key: true})
+	}
+	return cands
+}
+
 // DefaultAskCandidates is how many retrieved verses the generator sees
 // when Answerer.Candidates is 0. The question's and references' bounds are
 // the API's, selah.CheckAsk.

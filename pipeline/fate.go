@@ -413,8 +413,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 		return Answer{}, false, err
 	}
 	if ask.Unknown {
-		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
-			References: []Reference{}, gate: more.gate, themes: more.themes}, true, nil
+		return declined(more), true, nil
 	}
 	nr, ok := a.r.Router.(*NaveRouter)
 	if !ok {
@@ -422,11 +421,7 @@ func (a *Answerer) fate(ctx context.Context, question string, ask fateAsk, maxRe
 	}
 	var ff FateFact
 	var cands []Candidate
-	addCand := func(id corpus.VerseID) {
-		if v, ok := a.r.Verse(id); ok && !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Verse.ID == id }) {
-			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: 1, Key: true})
-		}
-	}
+	addCand := func(id corpus.VerseID) { cands = a.r.keyCandidate(cands, id) }
 	group, found, outline := a.fateGroup(nr, ask)
 	if outline {
 		return more, true, nil

@@ -1025,8 +1025,7 @@ func (a *Answerer) kin(ctx context.Context, question string, ask kinAsk, maxRefs
 		return Answer{}, false, err
 	}
 	if ask.Unknown {
-		return Answer{Text: NoPassageText, Summary: NoPassageSummary, Generator: GeneratorNone, NoPassage: true,
-			References: []Reference{}, gate: more.gate, themes: more.themes}, true, nil
+		return declined(more), true, nil
 	}
 	facts := a.kinRelation(ask)
 	if len(facts) == 0 && len(ask.Other) > 0 {
@@ -1040,11 +1039,7 @@ func (a *Answerer) kin(ctx context.Context, question string, ask kinAsk, maxRefs
 	var kf KinFact
 	var cands []Candidate
 	var said []kinFact
-	addCand := func(id corpus.VerseID) {
-		if v, ok := a.r.Verse(id); ok && !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Verse.ID == id }) {
-			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: 1, Key: true})
-		}
-	}
+	addCand := func(id corpus.VerseID) { cands = a.r.keyCandidate(cands, id) }
 	if ask.plural {
 		if s, ok := a.kinList(ask, facts); ok {
 			kf.Sentences = append(kf.Sentences, s)
