@@ -1013,10 +1013,10 @@ func pluralOf(w string) string {
 	return w + "s"
 }
 
-// kin answers a family question from Nave's relations: ok is false when
-// Nave's states none about the people it names (it is answered as any
-// other). A question about someone the Bible does not name ("Zeus's
-// wife") is declined.
+// kin answers a family question from Nave's relations; where Nave's
+// states none about the people it names, the answer is the one the
+// question gets as any other (computed first, once). A question about
+// someone the Bible does not name ("Zeus's wife") is declined.
 func (a *Answerer) kin(ctx context.Context, question string, ask kinAsk, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
 	inner := opts
 	inner.unkinned = true
