@@ -124,34 +124,54 @@ func (r *Retriever) reasonStrength(id corpus.VerseID) float64 {
 const (
 	purposeStrength    = 0.8
 	weakReasonStrength = 0.6
-	// reasonRankScale is the search rank at which a verse's nearness to
-	// the event counts half: the reason is told beside the event, and the
-	// event's first verses are nearest it.
-	reasonRankScale = 10
-	// reasonSearched is how many of the event's search hits are read, and
-	// reasonAnchors how many of them (with the verses the question
-	// answered as any other cites) have the verses within reasonWindow of
+	// eventRankScale is the search rank at which a verse's nearness to
+	// the event counts half (besideEvent): the reason is told beside the
+	// event, and the event's first verses are nearest it.
+	eventRankScale = 10
+	// eventSearched is how many of the event's search hits are read, and
+	// eventAnchors how many of them (with the verses the question
+	// answered as any other cites) have the verses within eventWindow of
 	// them read too: the reason is told beside the event.
-	reasonSearched = 30
-	reasonAnchors  = 5
-	reasonWindow   = 6
+	eventSearched = 30
+	eventAnchors  = 5
+	eventWindow   = 6
 	// minReasonEvidence is the share of the event's words a verse must
 	// hold to be taken as giving its reason.
 	minReasonEvidence = 0.4
 )
 
 // reasons are the verses that may give the reason for event, best first:
-// of the event's search hits and the verses beside the first of them and
-// beside cited, those giving a reason and holding enough of the event's
-// words.
+// of the verses told beside the event (besideEvent), those giving a
+// reason and holding enough of the event's words.
 func (a *Answerer) reasons(ctx context.Context, event string, cited []corpus.VerseID) ([]reasonCandidate, error) {
-	res, err := a.r.Search(ctx, event, reasonSearched)
+	pool, nearness, err := a.besideEvent(ctx, event, cited)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: answer: %w", err)
+		return nil, err
 	}
-	// nearness[id] is how near the event a verse is told: by its search rank,
-	// or by its distance from one of the event's first verses (the ones
-	// the question answered as any other cites count as the first).
+	rv := a.r.newRelevance(event)
+	var out []reasonCandidate
+	for _, id := range pool {
+		c := reasonCandidate{id: id, evidence: rv.evidence(id), strength: a.r.reasonStrength(id), near: nearness[id]}
+		if c.evidence >= minReasonEvidence && c.strength > 0 {
+			out = append(out, c)
+		}
+	}
+	// Best first; of equal scores, the search's order.
+	slices.SortStableFunc(out, func(x, y reasonCandidate) int { return cmp.Compare(y.score(), x.score()) })
+	return out, nil
+}
+
+// besideEvent returns the verses told at or beside an event, in the order
+// found, and how near the event each is told: the event's search hits, by
+// their rank, and the verses within eventWindow of the first of them and
+// of cited (the verses the question answered as any other cites, which
+// count as the first), by their distance. What a why- or when-question
+// asks is told beside the event, seldom in the verses holding its words.
+func (a *Answerer) besideEvent(ctx context.Context, event string, cited []corpus.VerseID) ([]corpus.VerseID, map[corpus.VerseID]float64, error) {
+	res, err := a.r.Search(ctx, event, eventSearched)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pipeline: answer: %w", err)
+	}
 	nearness := map[corpus.VerseID]float64{}
 	var pool []corpus.VerseID
 	add := func(id corpus.VerseID, n float64) {
@@ -173,15 +193,15 @@ func (a *Answerer) reasons(ctx context.Context, event string, cited []corpus.Ver
 		anchors = append(anchors, anchor{id, 1})
 	}
 	for i, h := range res.Hits {
-		n := 1 / (1 + float64(i)/reasonRankScale)
+		n := 1 / (1 + float64(i)/eventRankScale)
 		add(h.Verse.ID, n)
-		if i < reasonAnchors {
+		if i < eventAnchors {
 			anchors = append(anchors, anchor{h.Verse.ID, n})
 		}
 	}
 	for _, an := range anchors {
-		for k := 1; k <= reasonWindow; k++ {
-			decay := an.n * (1 - float64(k)/(reasonWindow+1))
+		for k := 1; k <= eventWindow; k++ {
+			decay := an.n * (1 - float64(k)/(eventWindow+1))
 			for _, id := range []corpus.VerseID{an.id - corpus.VerseID(k), an.id + corpus.VerseID(k)} {
 				if sameChapter(id, an.id) {
 					add(id, decay)
@@ -189,17 +209,7 @@ func (a *Answerer) reasons(ctx context.Context, event string, cited []corpus.Ver
 			}
 		}
 	}
-	rv := a.r.newRelevance(event)
-	var out []reasonCandidate
-	for _, id := range pool {
-		c := reasonCandidate{id: id, evidence: rv.evidence(id), strength: a.r.reasonStrength(id), near: nearness[id]}
-		if c.evidence >= minReasonEvidence && c.strength > 0 {
-			out = append(out, c)
-		}
-	}
-	// Best first; of equal scores, the search's order.
-	slices.SortStableFunc(out, func(x, y reasonCandidate) int { return cmp.Compare(y.score(), x.score()) })
-	return out, nil
+	return pool, nearness, nil
 }
 
 // reasonCandidate is a verse that may give the reason for an event.
