@@ -604,6 +604,33 @@ func (w *WordNet) Leads(word, root string, rootSense, n int) bool {
 	return false
 }
 
+// KindOf reports whether one of the first n noun senses (n < 1: all) of
+// a form of word is a noun sense of kind, or a kind of one, through
+// hypernyms (@, @i): "hours" is an hour, the sabbath a day (a day of
+// rest), Nisan a month, midnight an hour.
+func (w *WordNet) KindOf(word, kind string, n int) bool {
+	kind = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(kind)), " ", "_")
+	kinds := w.index[Noun][kind]
+	if len(kinds) == 0 {
+		return false
+	}
+	word = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(word)), " ", "_")
+	for _, base := range w.baseForms(word, Noun) {
+		offs := w.index[Noun][base]
+		if n > 0 && len(offs) > n {
+			offs = offs[:n]
+		}
+		for _, off := range offs {
+			for _, k := range kinds {
+				if w.reaches(synsetKey{Noun, off}, synsetKey{Noun, k}) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // reaches reports whether from is target or leads to it through
 // hypernyms and causes within maxLeadSteps.
 func (w *WordNet) reaches(from, target synsetKey) bool {

@@ -289,3 +289,25 @@ func TestLeads(t *testing.T) {
 		}
 	}
 }
+
+func TestKindOf(t *testing.T) {
+	t.Parallel()
+	w := open(t)
+	for _, tt := range []struct {
+		word, kind string
+		want       bool
+	}{
+		{"hour", "hour", true},
+		{"hours", "hour", true},
+		{"midnight", "hour", true},
+		{"nisan", "month", true},
+		{"years", "year", true},
+		{"day", "hour", false},
+		{"month", "year", false},
+		{"morning", "nosuchnoun", false},
+	} {
+		if got := w.KindOf(tt.word, tt.kind, 3); got != tt.want {
+			t.Errorf("KindOf(%q, %q, 3) = %v, want %v", tt.word, tt.kind, got, tt.want)
+		}
+	}
+}
