@@ -295,31 +295,39 @@ func (a *Answerer) reason(ctx context.Context, question, event string, maxRefs i
 // cited.
 func (c *composition) reasonSentences() (own []string, summary string) {
 	f := c.q.Reason
-	if !c.citeWhole(f.Verses) {
+	return c.clauseSentences(f.Verses, f.From, "Scripture gives a reason in %s.")
+}
+
+// clauseSentences say, in lead's words, which verses tell what a question
+// asks, and quote them, a long verse from from (the byte in the first
+// verse's KJV text where the clause asked about opens); the summary is
+// lead quoting that clause alone. Nil when the verses cannot be cited.
+func (c *composition) clauseSentences(verses []corpus.VerseID, from int, lead string) (own []string, summary string) {
+	if !c.citeWhole(verses) {
 		return nil, ""
 	}
-	ref := spanReference(f.Verses)
-	text := c.spanText(f.Verses)
-	from := text
-	if f.From > 0 && f.From < len(text) {
-		from = "…" + text[f.From:]
+	ref := spanReference(verses)
+	text := c.spanText(verses)
+	opened := text
+	if from > 0 && from < len(text) {
+		opened = "…" + text[from:]
 	}
 	if utf8.RuneCountInString(text) > maxQuoteRunes {
-		text = from
+		text = opened
 	}
-	// The clause runs to the next clause mark after its conjunction, a
+	// The clause runs to the next clause mark after its opening word, a
 	// sentence's end kept (a clause cut short ends in an ellipsis).
-	clause := from
-	start := min(len(from), len("…")+1)
-	if i := strings.IndexAny(from[start:], ";:.?!"); i >= 0 {
+	clause := opened
+	start := min(len(opened), len("…")+1)
+	if i := strings.IndexAny(opened[start:], ";:.?!"); i >= 0 {
 		end := start + i
-		if strings.ContainsRune(".?!", rune(from[end])) {
+		if strings.ContainsRune(".?!", rune(opened[end])) {
 			end++
 		}
-		clause = from[:end]
+		clause = opened[:end]
 	}
-	lead := fmt.Sprintf("Scripture gives a reason in %s.", ref)
+	lead = fmt.Sprintf(lead, ref)
 	own = []string{lead, fmt.Sprintf("The verse reads: \"%s\" (%s).", quotation(text, maxQuoteRunes, cutQuoteRunes, minCutRunes), ref)}
-	summary = fmt.Sprintf("Scripture gives a reason in %s: \"%s\".", ref, quotation(clause, maxQuoteRunes, cutQuoteRunes, minCutRunes))
+	summary = fmt.Sprintf("%s: \"%s\".", strings.TrimSuffix(lead, "."), quotation(clause, maxQuoteRunes, cutQuoteRunes, minCutRunes))
 	return own, summary
 }
