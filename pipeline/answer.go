@@ -78,6 +78,8 @@ type AnswerOptions struct {
 	unquoted bool
 	// unreasoned answers a why-question as any other question (why.go).
 	unreasoned bool
+	// unwhen answers a when-question as any other question (when.go).
+	unwhen bool
 	// unkinned answers a family question as any other question (kin.go).
 	unkinned bool
 	// unfated answers a question about a person's end as any other
@@ -241,6 +243,16 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// saying it (fate.go); where neither Nave's nor the KJV tells
 		// it, the question is answered as any other.
 		ans, ok, err := a.fate(ctx, question, ask, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
+	if ask, ok := whenQuestion(question); ok && len(opts.Context) == 0 && !opts.unwhen {
+		// "When was Jesus born?", "what hour did jesus die": the verse
+		// stating the event's time (when.go); where none near it states
+		// one, the question is answered as any other.
+		ask.Event = a.r.Respell(ask.Event)
+		ans, ok, err := a.when(ctx, question, ask, maxRefs, opts)
 		if err != nil || ok {
 			return ans, err
 		}

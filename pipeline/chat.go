@@ -152,6 +152,11 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- The reason the question asks for is given in %s %s", spanReference(f.Verses), c))
 		}
 	}
+	if f := q.When; f != nil {
+		if c := cited(f.Verses); c != "" {
+			facts = append(facts, fmt.Sprintf("- The time the question asks for is stated in %s %s", spanReference(f.Verses), c))
+		}
+	}
 	if f := q.Fate; f != nil {
 		for _, fact := range f.Facts {
 			if c := cited(fact.Verses); c != "" {

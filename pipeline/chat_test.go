@@ -409,6 +409,26 @@ func TestChatReasonFacts(t *testing.T) {
 	}
 }
 
+// TestChatWhenFacts: a when-question's model is told the verse stating
+// the time.
+func TestChatWhenFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("In the days of Herod the king [1].", "Herod's days [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "when was jesus born"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	for _, want := range []string{"Question: " + q + "\n", "The time the question asks for is stated in Matthew 2:1"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.600s", want, prompt)
+		}
+	}
+}
+
 // TestChatKinFacts: a family question's model is told the relation
 // Nave's states and the verses stating it.
 func TestChatKinFacts(t *testing.T) {

@@ -69,6 +69,9 @@ type Question struct {
 	// Reason is set when the question asks why (why.go): the verse giving
 	// the reason is its first candidate.
 	Reason *ReasonFact
+	// When is set when the question asks when (when.go): the verse
+	// stating the time is its first candidate.
+	When *WhenFact
 	// Kin is set when the question asks how people are related
 	// (kin.go): the relations Nave's states, each with the verses stating
 	// it, are its first candidates.

@@ -151,5 +151,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)
 	r.fate = newFateClassifier(wn)
+	r.timeNouns = timeNouns(wn, r.verses)
+	r.kindOf = func(w, k string) bool { return wn.KindOf(w, k, 3) }
 	return r, nil
 }

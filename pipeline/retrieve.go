@@ -144,6 +144,11 @@ type Retriever struct {
 	phrase    *phraseIndex    // the verses' wording, for queries that quote it (phrase.go)
 	senses    *senses         // the Bible's sense of a topic's word (sense.go); nil without WordNet
 	fate      *fateClassifier // the words telling a person's end (fate.go); nil without WordNet
+	// timeNouns are the KJV's words naming a time (when.go); nil without WordNet.
+	timeNouns map[string]bool
+	// kindOf reports whether a noun is a kind of another (WordNet's
+	// hypernyms: "midnight" an hour); nil without WordNet.
+	kindOf func(word, kind string) bool
 	// hyphened maps a hyphened name written without its hyphens to it
 	// ("ishbosheth" → "ish-bosheth"; fate.go).
 	hyphened map[string]string
