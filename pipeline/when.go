@@ -162,9 +162,6 @@ const (
 	// ("in the morning", "on the sabbath day"), against 1 for one counted
 	// or of a named king's days.
 	weakTimeStrength = 0.5
-	// otherUnit is what a time noun of another unit than the one asked
-	// counts for, as a time alone.
-	otherUnit = 0.5
 	// timeCounted is how many words before a time noun a number counts
 	// it ("the four hundred and eightieth year" is one).
 	timeCounted = 3
@@ -213,9 +210,8 @@ func (r *Retriever) timeStrength(id corpus.VerseID, ask whenAsk) (float64, int) 
 		named := i+2 < len(words) && strings.EqualFold(words[i+1], "of") && startsUpper(words[i+2]) && r.isName(strings.ToLower(unpossessed(words[i+2]))) // "the days of Herod"
 		if ask.Unit != "" && r.kindOf != nil && !r.kindOf(strings.ToLower(w), ask.Unit) {
 			// Another unit than the one asked: "that year" is not
-			// what hour.
-			s *= otherUnit
-			counted, named = false, false
+			// what hour, "the days of Herod" not what year.
+			continue
 		}
 		switch {
 		case ask.Long && !counted:
