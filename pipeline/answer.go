@@ -104,6 +104,15 @@ func (r *Retriever) keyCandidate(cands []Candidate, id corpus.VerseID) []Candida
 	return cands
 }
 
+// keyCandidates are ids as key candidates, in order, each once.
+func (r *Retriever) keyCandidates(ids []corpus.VerseID) []Candidate {
+	var cands []Candidate
+	for _, id := range ids {
+		cands = r.keyCandidate(cands, id)
+	}
+	return cands
+}
+
 // DefaultAskCandidates is how many retrieved verses the generator sees
 // when Answerer.Candidates is 0. The question's and references' bounds are
 // the API's, selah.CheckAsk.

@@ -378,34 +378,17 @@ func (a *Answerer) namedBefore(id corpus.VerseID, names []string) bool {
 }
 
 // when answers a when-question from the verse stating the time; ok is
-// false when no verse near the event states one. The references it has
-// room for beyond it are those the question answered as any other cites;
-// a question that answered as any other is declined stays declined.
+// false when no verse near the event states one (besideAnswer).
 func (a *Answerer) when(ctx context.Context, question string, ask whenAsk, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
 	inner := opts
-	inner.unwhen, inner.Extractive = true, true
-	more, err := a.Answer(ctx, question, maxRefs, inner)
-	if err != nil {
-		return Answer{}, false, err
-	}
-	if more.NoPassage {
-		return more, true, nil
-	}
-	var near []corpus.VerseID
-	for _, ref := range more.References {
-		near = append(near, ref.VerseIDs()...)
-	}
-	f, ok, err := a.whenFor(ctx, ask, near)
-	if err != nil || !ok {
-		return Answer{}, false, err
-	}
-	var cands []Candidate
-	for _, id := range append(slices.Clone(f.Verses), near...) {
-		cands = a.r.keyCandidate(cands, id)
-	}
-	q := Question{Text: ask.Event, Asked: question, MaxRefs: maxRefs, When: &f, Candidates: cands}
-	ans, err := a.write(ctx, q, Answer{gate: more.gate, themes: more.themes}, opts.Extractive)
-	return ans, err == nil, err
+	inner.unwhen = true
+	return a.besideAnswer(ctx, question, maxRefs, opts, inner, func(near []corpus.VerseID) (Question, bool, error) {
+		f, ok, err := a.whenFor(ctx, ask, near)
+		if err != nil || !ok {
+			return Question{}, false, err
+		}
+		return Question{Text: ask.Event, When: &f, Candidates: a.r.keyCandidates(f.Verses)}, true, nil
+	})
 }
 
 // whenSentences say where the time is stated and quote the verse:

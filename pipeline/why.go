@@ -254,12 +254,28 @@ func (a *Answerer) reasonFor(ctx context.Context, event string, cited []corpus.V
 }
 
 // reason answers a why-question from the verse giving the reason; ok is
-// false when no verse near the event gives one. The references it has
-// room for beyond it are those the question answered as any other cites;
-// a question that answered as any other is declined stays declined.
+// false when no verse near the event gives one (besideAnswer).
 func (a *Answerer) reason(ctx context.Context, question, event string, maxRefs int, opts AnswerOptions) (Answer, bool, error) {
 	inner := opts
-	inner.unreasoned, inner.Extractive = true, true
+	inner.unreasoned = true
+	return a.besideAnswer(ctx, question, maxRefs, opts, inner, func(near []corpus.VerseID) (Question, bool, error) {
+		f, ok, err := a.reasonFor(ctx, event, near)
+		if err != nil || !ok {
+			return Question{}, false, err
+		}
+		return Question{Text: event, Reason: &f, Candidates: a.r.keyCandidates(f.Verses)}, true, nil
+	})
+}
+
+// besideAnswer answers a question about an event from a verse told beside
+// it (a why-question's reason, a when-question's time): the question is
+// first answered as any other (with inner, which keeps it from coming
+// back here), and one declined so stays declined; find, given the verses
+// that answer cites, returns the question to write, its first candidates
+// the verses found, or false when none is. The references it has room
+// for beyond them are those the question answered as any other cites.
+func (a *Answerer) besideAnswer(ctx context.Context, question string, maxRefs int, opts, inner AnswerOptions, find func(near []corpus.VerseID) (Question, bool, error)) (Answer, bool, error) {
+	inner.Extractive = true
 	more, err := a.Answer(ctx, question, maxRefs, inner)
 	if err != nil {
 		return Answer{}, false, err
@@ -271,17 +287,14 @@ func (a *Answerer) reason(ctx context.Context, question, event string, maxRefs i
 	for _, ref := range more.References {
 		near = append(near, ref.VerseIDs()...)
 	}
-	f, ok, err := a.reasonFor(ctx, event, near)
+	q, ok, err := find(near)
 	if err != nil || !ok {
 		return Answer{}, false, err
 	}
-	var cands []Candidate
-	for _, id := range append(slices.Clone(f.Verses), near...) {
-		if v, ok := a.r.Verse(id); ok && !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Verse.ID == id }) {
-			cands = append(cands, Candidate{N: len(cands) + 1, Verse: v, Evidence: 1, Key: true})
-		}
+	for _, id := range near {
+		q.Candidates = a.r.keyCandidate(q.Candidates, id)
 	}
-	q := Question{Text: event, Asked: question, MaxRefs: maxRefs, Reason: &f, Candidates: cands}
+	q.Asked, q.MaxRefs = question, maxRefs
 	// The theme gate weighed the question as any other: its sample stays
 	// the evaluation's (FitThemeGate), as the decline it decided does.
 	ans, err := a.write(ctx, q, Answer{gate: more.gate, themes: more.themes}, opts.Extractive)
