@@ -101,7 +101,7 @@ func whenFrame(s string) (whenAsk, bool) {
 	return whenAsk{}, false
 }
 
-// numberWords are English's number words as the KJV writes them, cardinal
+// numberWordSet holds English's number words as the KJV writes them, cardinal
 // and ordinal ("nine", "ninth", "fortieth", "threescore"): a time noun
 // after one is counted or ordered.
 var numberWordSet = func() map[string]bool {
@@ -228,7 +228,7 @@ func (r *Retriever) timeStrength(id corpus.VerseID, ask whenAsk) (float64, int) 
 		case counted || named:
 			s = 1
 		}
-		if s > 0 && s > best {
+		if s > best {
 			best, at = s, i
 		}
 	}
