@@ -201,6 +201,20 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// verse or chapter of the passage last cited ("and verse 17?").
 		return a.answerPassages(ctx, question, rest, runs, maxRefs, opts.Extractive)
 	}
+	book, ok := summaryQuestion(question)
+	if !ok {
+		// "ecclesiates main message": a misspelt book's name (respell.go).
+		book, ok = summaryQuestion(a.r.respellWords(question))
+	}
+	if ok {
+		// "What is the book of Ruth about?", "summarize romans": the
+		// book's most-cited passages and what Nave's says they are
+		// (summary.go).
+		ans, ok, err := a.summary(ctx, question, book, maxRefs, opts)
+		if err != nil || ok {
+			return ans, err
+		}
+	}
 	if words, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {
 		// "Who said am I my brother's keeper?", "what verse says pride
 		// comes before a fall": the verses holding the words, and who

@@ -72,6 +72,12 @@ func (Composer) Generate(ctx context.Context, q Question) (Draft, error) {
 			return Draft{Answer: strings.Join(own, " "), Summary: summary, Citations: c.citations(), CitedSentences: true}, nil
 		}
 	}
+	if q.Summary != nil {
+		if own, summary := c.summarySentences(); len(own) > 0 {
+			c.moreReferences()
+			return Draft{Answer: strings.Join(own, " "), Summary: summary, Citations: c.citations(), CitedSentences: true}, nil
+		}
+	}
 	if q.Kin != nil {
 		if own := c.kinSentences(); len(own) > 0 {
 			c.moreReferences()

@@ -80,6 +80,9 @@ type Question struct {
 	// became of them (fate.go): the entries telling it, each with the
 	// verses saying it, are its first candidates.
 	Fate *FateFact
+	// Summary is set when the question asks what a book is about
+	// (summary.go): the book's most-cited passages are its candidates.
+	Summary *SummaryFact
 	// JesusWords is set when the question asks what Jesus said or taught:
 	// his words (Verse.WordsOfChrist) answer it first.
 	JesusWords bool

@@ -121,6 +121,12 @@ type NaveRouter struct {
 	namesOnce sync.Once
 	aliases   [][]string
 	byNameKey map[string][]int32
+	// books are each book's most-cited passages (summary.go), by book
+	// number, read on first use.
+	booksOnce sync.Once
+	books     map[int][]bookPassage
+	// outlines are the topics outlining each book (summary.go).
+	outlines map[int]map[int32]bool
 }
 
 var _ TopicRouter = (*NaveRouter)(nil)
@@ -133,6 +139,9 @@ type routeTopic struct {
 	// seeSections are the sections of other topics its entries refer to
 	// ("PARABLES: See JESUS, PARABLES OF").
 	seeSections []seeSection
+	// keys are the topic's key passages (NewNaveRouter's keys), strongest
+	// first, as written: routeEntry.key holds their verses merged.
+	keys []corpus.VerseSpan
 }
 
 // seeSection is a section of topic: its heading's entry and those under
@@ -293,6 +302,7 @@ func NewNaveRouter(topics []corpus.NaveTopic, keys map[string][]corpus.Reference
 				spans[i] = corpus.VerseSpan{First: ref.First(), Last: ref.Last()}
 			}
 			r.entries = append(r.entries, routeEntry{topic: int32(ti), section: true, key: true, verses: runVerses(spans)})
+			rt.keys = spans
 			hasVerses = true
 		}
 		for i, e := range t.Entries {
