@@ -157,6 +157,20 @@ func chatUserMessage(q Question) string {
 			facts = append(facts, fmt.Sprintf("- The time the question asks for is stated in %s %s", spanReference(f.Verses), c))
 		}
 	}
+	if f := q.Summary; f != nil {
+		for _, p := range f.Passages {
+			c := cited(p.Verses)
+			if c == "" {
+				continue
+			}
+			fact := fmt.Sprintf("- One of the verses of the book of %s most cited on the Bible's themes: %s %s", f.Book, spanReference(p.Verses), c)
+			if len(p.Described) > 0 {
+				d := p.Described[0]
+				fact += fmt.Sprintf("; Nave's Topical Bible, %s: %s", topicSubject(d.Topic), d.Entry)
+			}
+			facts = append(facts, fact)
+		}
+	}
 	if f := q.Fate; f != nil {
 		for _, fact := range f.Facts {
 			if c := cited(fact.Verses); c != "" {

@@ -429,6 +429,27 @@ func TestChatWhenFacts(t *testing.T) {
 	}
 }
 
+// TestChatSummaryFacts: a question asking what a book is about has its
+// model told the book's most-cited passages and what Nave's says they are.
+func TestChatSummaryFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Ruth's devotion to Naomi [1].", "Her devotion [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	const q = "summarize the book of ruth"
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), q, 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	for _, want := range []string{"Question: " + q + "\n",
+		"- One of the verses of the book of Ruth most cited on the Bible's themes: Ruth 1:16-17 [1] [2]; Nave's Topical Bible, Ruth: Her devotion to Naomi"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%.900s", want, prompt)
+		}
+	}
+}
+
 // TestChatKinFacts: a family question's model is told the relation
 // Nave's states and the verses stating it.
 func TestChatKinFacts(t *testing.T) {
