@@ -66,6 +66,8 @@ var (
 	// workTail are words after the book's name that say how to answer,
 	// not what: "in the bible", "briefly", "in a few sentences", "pls".
 	workTail = regexp.MustCompile(`\s+(?:in|of|from)\s+the\s+bible$|\s+(?:pls|please|overall|briefly|simply|actually|really|for me|to me|again)$|\s+in\s+(?:a|one|two|three|a few|simple|short|plain|brief)(?:\s+\w+)?$|\s+(?:for|to)\s+(?:a\s+)?(?:beginner|kid|child|newbie)s?$`)
+	// gospelOf names a gospel: "the gospel of john".
+	gospelOf = regexp.MustCompile(`\bgospels?\s+(?:of|according\s+to)\s`)
 	// mentionWords introduce the book a question names beside a frame
 	// whose work is "it" or "the letter": "I'm starting a study on
 	// 1 Peter. What is the letter about overall?"
@@ -103,6 +105,11 @@ func summaryQuestion(question string) (corpus.Book, bool) {
 			}
 			work := cleanWork(m[1])
 			if b, ok := corpus.LookupBook(work); ok {
+				if gospelOf.MatchString(m[1]) && !gospel(b) {
+					// "the gospel of philip" is no gospel of the KJV,
+					// whatever book its name abbreviates (Philippians).
+					return corpus.Book{}, false
+				}
 				return b, true
 			}
 			if referring[work] {
@@ -113,6 +120,11 @@ func summaryQuestion(question string) (corpus.Book, bool) {
 		}
 	}
 	return corpus.Book{}, false
+}
+
+// gospel reports whether b is one of the four gospels.
+func gospel(b corpus.Book) bool {
+	return slices.Contains([]string{"Matt", "Mark", "Luke", "John"}, b.OSIS)
 }
 
 // mentionedBook is the first book q names after a mention word ("study

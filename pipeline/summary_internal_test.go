@@ -33,6 +33,7 @@ func TestSummaryQuestion(t *testing.T) {
 		"what is the bible about",
 		"what is the book of enoch about",
 		"summarize the wisdom of solomon",
+		"what is the gospel of philip about",
 		"what happens in egypt",
 		"what is the story of david",
 		"explain grace",
