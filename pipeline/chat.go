@@ -163,7 +163,7 @@ func chatUserMessage(q Question) string {
 			if c == "" {
 				continue
 			}
-			fact := fmt.Sprintf("- One of the verses of the book of %s most cited on the Bible's themes: %s %s", f.Book, spanReference(p.Verses), c)
+			fact := fmt.Sprintf("- One of the verses of the book of %s most cited on the Bible's themes: %s %s, cited on %s", f.Book, spanReference(p.Verses), c, topicLabel(p.Theme))
 			if len(p.Described) > 0 {
 				d := p.Described[0]
 				fact += fmt.Sprintf("; Nave's Topical Bible, %s: %s", topicSubject(d.Topic), d.Entry)

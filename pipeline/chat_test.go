@@ -443,7 +443,7 @@ func TestChatSummaryFacts(t *testing.T) {
 	}
 	prompt := f.prompt()
 	for _, want := range []string{"Question: " + q + "\n",
-		"- One of the verses of the book of Ruth most cited on the Bible's themes: Ruth 1:16-17 [1] [2]; Nave's Topical Bible, Ruth: Her devotion to Naomi"} {
+		"- One of the verses of the book of Ruth most cited on the Bible's themes: Ruth 1:16-17 [1] [2], cited on Loyalty; Nave's Topical Bible, Ruth: Her devotion to Naomi"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt lacks %q:\n%.900s", want, prompt)
 		}

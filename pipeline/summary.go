@@ -195,6 +195,9 @@ const (
 type bookPassage struct {
 	verses []corpus.VerseID
 	weight float64
+	// theme is the topic whose key list gives the passage's verse most
+	// of its weight: what the passage is cited for.
+	theme int32
 }
 
 // bookPassages returns the book's most-cited passages, best first
@@ -210,6 +213,11 @@ func (r *NaveRouter) bookPassages(book int) []bookPassage {
 func (r *NaveRouter) indexBooks() {
 	weight := map[corpus.VerseID]float64{}
 	holding := map[corpus.VerseID][]corpus.VerseSpan{}
+	type cited struct {
+		theme  int32
+		weight float64
+	}
+	most := map[corpus.VerseID]cited{} // the theme giving a verse most weight
 	for ti := range r.topics {
 		rt := &r.topics[ti]
 		if len(rt.keys) == 0 {
@@ -228,6 +236,9 @@ func (r *NaveRouter) indexBooks() {
 		for i, sp := range rt.keys {
 			spanVerses(sp, func(v corpus.VerseID) {
 				weight[v] += w / float64(i+1)
+				if w/float64(i+1) > most[v].weight {
+					most[v] = cited{int32(ti), w / float64(i+1)}
+				}
 				holding[v] = append(holding[v], sp)
 			})
 		}
@@ -261,7 +272,7 @@ func (r *NaveRouter) indexBooks() {
 					used[id] = true
 				}
 				chapters[v.Chapter()] = true
-				out = append(out, bookPassage{verses: p, weight: weight[v]})
+				out = append(out, bookPassage{verses: p, weight: weight[v], theme: most[v].theme})
 			}
 		}
 		r.books[b] = out
@@ -409,6 +420,8 @@ type SummaryFact struct {
 // SummaryPassage is one of a book's most-cited passages.
 type SummaryPassage struct {
 	Verses []corpus.VerseID
+	// Theme is the Nave's topic whose key list cites it most ("SIN").
+	Theme string
 	// Described are the Nave's entries describing it, the fittest first;
 	// their Verses are the passage's.
 	Described []Fact
@@ -429,7 +442,8 @@ func (a *Answerer) summary(ctx context.Context, question string, book corpus.Boo
 	f := SummaryFact{Book: book.Name}
 	var ids []corpus.VerseID
 	for _, p := range ps {
-		f.Passages = append(f.Passages, SummaryPassage{Verses: p.verses, Described: nr.describing(book.Number, p.verses)})
+		f.Passages = append(f.Passages, SummaryPassage{Verses: p.verses, Theme: nr.topics[p.theme].title,
+			Described: nr.describing(book.Number, p.verses)})
 		ids = append(ids, p.verses...)
 	}
 	q := Question{Text: question, MaxRefs: maxRefs, Summary: &f, Candidates: a.r.keyCandidates(ids)}
@@ -440,7 +454,8 @@ func (a *Answerer) summary(ctx context.Context, question string, book corpus.Boo
 // summarySentences say what the book's most-cited passages are, as
 // Nave's describes them ("Scripture tells of justification by faith in
 // Jesus Christ (Romans 3:24-26)"), name them ("The verses of the book of
-// Romans most cited on the Bible's themes are …") and quote the first.
+// Romans most cited on the Bible's themes are Romans 13:1 (Magistrate),
+// …", each with the theme it is cited for) and quote the first.
 // The summary is the first sentence of what they are, or the naming.
 func (c *composition) summarySentences() (own []string, summary string) {
 	f := c.q.Summary
@@ -450,7 +465,7 @@ func (c *composition) summarySentences() (own []string, summary string) {
 		clauses []clause
 	}
 	var tells []told
-	var refs []string
+	var refs, named []string
 	var first []corpus.VerseID
 	for _, p := range f.Passages {
 		ref, ok := c.cite(p.Verses)
@@ -458,6 +473,7 @@ func (c *composition) summarySentences() (own []string, summary string) {
 			break
 		}
 		refs = append(refs, ref)
+		named = append(named, fmt.Sprintf("%s (%s)", ref, topicLabel(p.Theme)))
 		if first == nil {
 			first = p.Verses
 		}
@@ -490,9 +506,9 @@ func (c *composition) summarySentences() (own []string, summary string) {
 	for _, t := range tells {
 		own = append(own, joinClauses(t.subject, c.gram.plural(t.subject), t.clauses)...)
 	}
-	naming := fmt.Sprintf("The verses of %s most cited on the Bible's themes are %s.", work, joinAnd(refs))
+	naming := fmt.Sprintf("The verses of %s most cited on the Bible's themes are %s.", work, joinAnd(named))
 	if len(refs) == 1 {
-		naming = fmt.Sprintf("The verse of %s most cited on the Bible's themes is %s.", work, refs[0])
+		naming = fmt.Sprintf("The verse of %s most cited on the Bible's themes is %s.", work, named[0])
 	}
 	summary = naming
 	if len(own) > 0 {
