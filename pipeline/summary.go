@@ -88,16 +88,7 @@ var referring = map[string]bool{"it": true, "this": true, "that": true, "book": 
 // chapter ("what is john 3 about") is a passage (passage.go), asked
 // before this.
 func summaryQuestion(question string) (corpus.Book, bool) {
-	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
-	sentences := strings.FieldsFunc(q, func(r rune) bool { return r == '?' || r == '!' || r == '\n' })
-	var parts []string
-	for _, s := range sentences {
-		// A full stop ends a sentence unless it abbreviates a name
-		// ("1 cor."): then what follows is lower case or a digit.
-		parts = append(parts, strings.Split(s, ". ")...)
-	}
-	for _, s := range parts {
-		s = strings.Join(strings.Fields(strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })), " ")
+	for _, s := range askedParts(question) {
 		for _, f := range summaryFrames {
 			m := f.FindStringSubmatch(s)
 			if m == nil {
@@ -113,13 +104,53 @@ func summaryQuestion(question string) (corpus.Book, bool) {
 				return b, true
 			}
 			if referring[work] {
-				if b, ok := mentionedBook(q); ok {
+				if b, ok := mentionedBook(strings.ToLower(question)); ok {
 					return b, true
 				}
 			}
 		}
 	}
 	return corpus.Book{}, false
+}
+
+// summaryWork is the work a question asks a summary of in words that
+// ask nothing else ("summarize the sermon on the mount", "explain the
+// parable of the sower", "the lord's prayer tldr"), when it is no book
+// and named with an article: "what is the sermon on the mount about"
+// finds the passage it names (passage.go), and "summarize" is no word
+// of it. "The story of" or "the message of" something may ask of a
+// part of it ("nathan's story of the poor man's ewe lamb to david").
+func summaryWork(question string) (string, bool) {
+	for _, s := range askedParts(question) {
+		for _, f := range []*regexp.Regexp{summaryFrames[1], summaryFrames[3], summaryFrames[5]} {
+			m := f.FindStringSubmatch(s)
+			if m == nil {
+				continue
+			}
+			raw := strings.TrimSpace(workTail.ReplaceAllString(m[1], ""))
+			if _, book := corpus.LookupBook(cleanWork(raw)); strings.HasPrefix(raw, "the ") && !book && !referring[cleanWork(raw)] {
+				return raw, true
+			}
+		}
+	}
+	return "", false
+}
+
+// askedParts are the question's sentences in lower case, without their
+// end marks and spaces around them: "What is Nahum about? I've never
+// read it." is "what is nahum about" and "i've never read it".
+func askedParts(question string) []string {
+	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
+	var parts []string
+	for _, s := range strings.FieldsFunc(q, func(r rune) bool { return r == '?' || r == '!' || r == '\n' }) {
+		for _, p := range strings.Split(s, ". ") {
+			p = strings.Join(strings.Fields(strings.TrimFunc(p, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })), " ")
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+	}
+	return parts
 }
 
 // gospel reports whether b is one of the four gospels.
