@@ -85,9 +85,6 @@ type AnswerOptions struct {
 	// unfated answers a question about a person's end as any other
 	// question (fate.go).
 	unfated bool
-	// unworked: a summary asked of a work that is no book is asked as
-	// what the work is about, once (summaryWork).
-	unworked bool
 }
 
 // declined is the answer when no passage speaks to the question, with
@@ -217,11 +214,6 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		if err != nil || ok {
 			return ans, err
 		}
-	}
-	if work, ok := summaryWork(question); ok && len(opts.Context) == 0 && !opts.unworked {
-		inner := opts
-		inner.unworked = true
-		return a.Answer(ctx, "what is "+work+" about", maxRefs, inner)
 	}
 	if words, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {
 		// "Who said am I my brother's keeper?", "what verse says pride

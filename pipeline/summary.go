@@ -113,29 +113,6 @@ func summaryQuestion(question string) (corpus.Book, bool) {
 	return corpus.Book{}, false
 }
 
-// summaryWork is the work a question asks a summary of in words that
-// ask nothing else ("summarize the sermon on the mount", "explain the
-// parable of the sower", "the lord's prayer tldr"), when it is no book
-// and named with an article: "what is the sermon on the mount about"
-// finds the passage it names (passage.go), and "summarize" is no word
-// of it. "The story of" or "the message of" something may ask of a
-// part of it ("nathan's story of the poor man's ewe lamb to david").
-func summaryWork(question string) (string, bool) {
-	for _, s := range askedParts(question) {
-		for _, f := range []*regexp.Regexp{summaryFrames[1], summaryFrames[3], summaryFrames[5]} {
-			m := f.FindStringSubmatch(s)
-			if m == nil {
-				continue
-			}
-			raw := strings.TrimSpace(workTail.ReplaceAllString(m[1], ""))
-			if _, book := corpus.LookupBook(cleanWork(raw)); strings.HasPrefix(raw, "the ") && !book && !referring[cleanWork(raw)] {
-				return raw, true
-			}
-		}
-	}
-	return "", false
-}
-
 // askedParts are the question's sentences in lower case, without their
 // end marks and spaces around them: "What is Nahum about? I've never
 // read it." is "what is nahum about" and "i've never read it".

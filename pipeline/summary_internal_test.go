@@ -46,28 +46,3 @@ func TestSummaryQuestion(t *testing.T) {
 		}
 	}
 }
-
-func TestSummaryWork(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ q, work string }{
-		{"Summarize the Sermon on the Mount.", "the sermon on the mount"},
-		{"explain the parable of the sower in simple words", "the parable of the sower"},
-		{"the lord's prayer tldr", "the lord's prayer"},
-	}
-	for _, tt := range tests {
-		if w, ok := summaryWork(tt.q); !ok || w != tt.work {
-			t.Errorf("summaryWork(%q) = %q ok %v, want %q", tt.q, w, ok, tt.work)
-		}
-	}
-	for _, q := range []string{
-		"explain grace",
-		"summarize the book of romans",
-		"what is the sermon on the mount about",
-		"nathan's story of the poor man's ewe lamb to david",
-		"summarize it",
-	} {
-		if w, ok := summaryWork(q); ok {
-			t.Errorf("summaryWork(%q) = %q, want none", q, w)
-		}
-	}
-}
