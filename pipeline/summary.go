@@ -24,9 +24,9 @@ import (
 //     (corpus/topics keys, the router's key entries): a verse of the book
 //     weighs the more the higher it stands in a theme's list and the
 //     broader the theme (the square root of how many verses Nave's
-//     gathers under it), so Romans 3:23, cited first for SIN, outweighs a
-//     verse cited fifth for MAGISTRATE. The book's best-weighed passages
-//     are what the answer cites.
+//     gathers under it), so a verse cited first on a broad theme (Romans
+//     3:23, first for SIN) outweighs one cited fifth on a narrow one.
+//     The book's best-weighed passages are what the answer cites.
 //   - Nave's Topical Bible says what each passage is: of the entries
 //     listing it, one that lists mostly verses of this book (ROME's
 //     "Justification by faith in Jesus Christ", RUTH's "Her devotion to
@@ -46,11 +46,12 @@ var summaryFrames = []*regexp.Regexp{
 	// argument in romans", "What is the story of Esther", "purpose of the
 	// book of John", "main theme of joel"
 	regexp.MustCompile(`^(?:(?:what(?:'s|s| is| was)?|whats)\s+)?(?:(?:the|\w+'s)\s+)?(?:main\s+|central\s+|overall\s+|big\s+|key\s+|basic\s+)?(?:message|theme|point|purpose|idea|argument|lesson|story|plot|summary|gist|thrust)s?\s+(?:of|in|behind)\s+(.+)$`),
-	// "2 sam summary", "isaiah overview pls", "ecclesiastes main message",
-	// "hosea - what's the main point of this book" (the work before the
-	// dash; the rest names it "this book")
+	// "2 sam summary", "isaiah overview pls", "ecclesiastes main message"
 	regexp.MustCompile(`^(.+?)\s*[-–—:,]?\s+(?:summary|summarized|summarised|overview|synopsis|tl;?dr|in a nutshell|(?:main|key|central)\s+(?:message|theme|themes|point|idea))(?:\s+(?:pls|please))?$`),
-	regexp.MustCompile(`^(.+?)\s+[-–—:]\s+.+$`),
+	// "hosea - what's the main point of this book": the work before the
+	// dash, when what follows asks what it is about ("romans - who wrote
+	// it" asks another thing).
+	regexp.MustCompile(`^(.+?)\s+[-–—:]\s+.*\b(?:about|point|message|theme|themes|summary|overview|purpose|gist)\b.*$`),
 	// "Explain 2 Chronicles in a few sentences", "explain the book of
 	// romans briefly"
 	regexp.MustCompile(`^(?:(?:can|could)\s+you\s+)?(?:explain|describe)\s+(.+)$`),

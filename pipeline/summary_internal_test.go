@@ -40,6 +40,7 @@ func TestSummaryQuestion(t *testing.T) {
 		"What is it about?",
 		"what does romans say about grace",
 		"who wrote romans",
+		"romans - who wrote it",
 	} {
 		if b, ok := summaryQuestion(q); ok {
 			t.Errorf("summaryQuestion(%q) = %q, want no book", q, b.Name)
