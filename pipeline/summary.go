@@ -116,7 +116,9 @@ func summaryQuestion(question string) (corpus.Book, bool) {
 
 // askedParts are the question's sentences in lower case, without their
 // end marks and spaces around them: "What is Nahum about? I've never
-// read it." is "what is nahum about" and "i've never read it".
+// read it." is "what is nahum about" and "i've never read it". Not
+// framedSentence (quote.go): it opens a sentence at its first letter,
+// and a book's number opens many of these ("2 sam summary").
 func askedParts(question string) []string {
 	q := strings.ToLower(strings.ReplaceAll(question, "’", "'"))
 	var parts []string
