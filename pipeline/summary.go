@@ -202,10 +202,10 @@ const (
 )
 
 // bookPassage is one of a book's most-cited passages: adjacent verses of
-// one chapter, and their weight.
+// one chapter, and what they are cited for. Their weight only orders
+// them (indexBooks).
 type bookPassage struct {
 	verses []corpus.VerseID
-	weight float64
 	// theme is the topic whose key list gives the passage's verse most
 	// of its weight: what the passage is cited for.
 	theme int32
@@ -283,7 +283,7 @@ func (r *NaveRouter) indexBooks() {
 					used[id] = true
 				}
 				chapters[v.Chapter()] = true
-				out = append(out, bookPassage{verses: p, weight: weight[v], theme: most[v].theme})
+				out = append(out, bookPassage{verses: p, theme: most[v].theme})
 			}
 		}
 		r.books[b] = out
