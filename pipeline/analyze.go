@@ -78,6 +78,12 @@ func (a *analyzer) terms(text string, fn func(term string)) {
 	// The vectors' tokenization: the lexical index and the dense source
 	// see the same words.
 	wordvec.Each(text, func(w string) {
+		if strings.ContainsRune(w, 'æ') {
+			// The KJV writes "Zacchæus" and "Cæsar", Nave's titles
+			// and people "ZACCHAEUS" and "caesar": a name respelt as
+			// the KJV writes it (respell.go) reached no title.
+			w = strings.ReplaceAll(w, "æ", "ae")
+		}
 		if m, ok := a.modern[w]; ok {
 			w = m
 		}

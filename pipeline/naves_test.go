@@ -210,6 +210,27 @@ func TestNaveRouterSpelling(t *testing.T) {
 	})
 }
 
+// TestNaveRouterLigature: a name as the KJV writes it, with its "æ"
+// (what respell.go gives "zaccheus"), routes to the topic Nave's titles
+// with "ae"; it reached none.
+func TestNaveRouterLigature(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for q, topic := range map[string]string{
+		"who was Zacchæus":  "ZACCHAEUS (ZACCHEUS)",
+		"who was zacchaeus": "ZACCHAEUS (ZACCHEUS)",
+		"who was Thaddæus":  "THADDAEUS",
+	} {
+		got, err := b.r.Router.Route(b.ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0].Topic != topic {
+			t.Errorf("%q routed to %v, want %s", q, describe(got), topic)
+		}
+	}
+}
+
 // checkWordNetRoutes checks that each question routes first to its
 // topic with the router as the worker wires it, and not with the bare
 // router, which lacks what WordNet gives it (what).
