@@ -85,6 +85,9 @@ type AnswerOptions struct {
 	// unfated answers a question about a person's end as any other
 	// question (fate.go).
 	unfated bool
+	// unnamed answers a question asking to explain a named work as any
+	// other question (named.go).
+	unnamed bool
 }
 
 // declined is the answer when no passage speaks to the question, with
@@ -213,6 +216,19 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		ans, ok, err := a.summary(ctx, question, book, maxRefs, opts)
 		if err != nil || ok {
 			return ans, err
+		}
+	}
+	if work, ok := namedWork(question); ok && len(opts.Context) == 0 && !opts.unnamed {
+		// "Summarize the Sermon on the Mount", "explain the golden
+		// rule": asked plainly when Nave's names the work (named.go).
+		plain, named, err := a.plainNamed(ctx, work)
+		if err != nil {
+			return Answer{}, err
+		}
+		if named {
+			inner := opts
+			inner.unnamed = true
+			return a.Answer(ctx, plain, maxRefs, inner)
 		}
 	}
 	if words, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {

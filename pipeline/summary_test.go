@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,4 +52,40 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// TestAnswerNamed: a question asking to explain or summarize a passage
+// by its name is answered as the plain question naming it is, when
+// Nave's names it; before, the frame's words ("summarize", "explain")
+// named nothing and the question was declined or searched for its
+// words ("explain the golden rule": Revelation 8:3's golden censer).
+// A name Nave's does not hold is still declined.
+func TestAnswerNamed(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	tests := []struct {
+		q    string
+		want string // a cited reference starting so
+	}{
+		{"Summarize the Sermon on the Mount", "Matthew 5"},
+		{"explain the golden rule", "Matthew 7:12"},
+		{"eli5 the story of zaccheus", "Luke 19"},
+		{"can you explain the magnificat for me", "Luke 1:4"},
+	}
+	for _, tt := range tests {
+		ans, err := b.answerer(nil).Answer(t.Context(), tt.q, 3, pipeline.AnswerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(refs(ans), func(r string) bool { return strings.HasPrefix(r, tt.want) }) {
+			t.Errorf("%q cites %v, want %s", tt.q, refs(ans), tt.want)
+		}
+	}
+	ans, err := b.answerer(nil).Answer(t.Context(), "summarize the nicene creed", 3, pipeline.AnswerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.NoPassage {
+		t.Errorf("summarize the nicene creed cites %v, want it declined", refs(ans))
+	}
 }
