@@ -30,8 +30,9 @@ var namedFrames = []*regexp.Regexp{
 	// framed for the router already (questionFrame).
 	regexp.MustCompile(`^(?:(?:can|could|would)\s+you\s+)?(?:please\s+|pls\s+)?tell\s+me\s+(the\s+(?:whole\s+|full\s+)?(?:story|account)\s+(?:of|about|behind)\s+.+)$`),
 	// "what does the apostles creed teach", "what do the four horsemen
-	// of the apocalypse represent"
-	regexp.MustCompile(`^what\s+(?:does|do|did)\s+(.+?)\s+(?:teach|teaches|represent|symbolize)(?:\s+us)?$`),
+	// of the apocalypse represent"; "what did Jesus teach" asks what a
+	// person taught, no work.
+	regexp.MustCompile(`^what\s+(?:does|do|did)\s+(the\s+.+?)\s+(?:teach|teaches|represent|symbolize)(?:\s+us)?$`),
 	// "what is the meaning of the suffering servant passage"
 	regexp.MustCompile(`^(?:(?:what(?:'s|s| is| was)?|whats)\s+)?the\s+(?:real\s+|deeper\s+|spiritual\s+)?(?:meaning|significance|moral|takeaway)\s+(?:of|in|behind)\s+(.+)$`),
 }

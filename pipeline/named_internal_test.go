@@ -30,6 +30,7 @@ func TestNamedWork(t *testing.T) {
 		"summarize it",
 		"how do i forgive my father",
 		"who was zacchaeus",
+		"what did jesus teach",
 	} {
 		if w, ok := namedWork(q); ok {
 			t.Errorf("namedWork(%q) = %q, want none", q, w)
