@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
+
+	"github.com/selahdev/selah/corpus"
 )
 
 // A question may ask to explain or summarize a passage, story or
@@ -91,4 +93,51 @@ func (a *Answerer) plainNamed(ctx context.Context, work string) (string, bool, e
 		return "", false, err
 	}
 	return plain, a.r.namesWhole(plain, routed[0].Topic, routed[0].Entry), nil
+}
+
+var (
+	// workOf names a work by its kind and whose it is: "the gospel of
+	// thomas", "the book of enoch". A letter's or epistle's "of" is its
+	// writer's ("the letters of paul" are in the KJV).
+	workOf = regexp.MustCompile(`^(?:the\s+)?(gospel|book)s?\s+(?:of|according\s+to)\s+(?:st\.?\s+|saint\s+)?(.+)$`)
+	// plainWork asks what a work is: "what is the gospel of thomas".
+	plainWork = regexp.MustCompile(`^(?:what(?:'s|s| is| was| are| were)|whats)\s+(the\s+.+)$`)
+)
+
+// outsideKJV reports whether a question asks about a gospel or book the
+// KJV does not hold ("What is the Gospel of Judas about?", "summarize
+// the book of enoch"): one named for a person or thing (a name the KJV
+// writes, or a word it never writes: "jubilees", "mormon") that is no
+// book of the KJV, and whose name the KJV never writes as such ("the
+// book of Jasher" it does, Joshua 10:13; "the gospel of Christ", "the
+// book of life"). Such a question was answered from the person's
+// verses, as if the KJV told the work: Judas' betrayal for the Gospel of
+// Judas. The sources say it: the KJV's books, its wording and its names;
+// no list of apocrypha.
+func (r *Retriever) outsideKJV(question string) bool {
+	work, ok := namedWork(question)
+	if !ok {
+		parts := askedParts(question)
+		if len(parts) == 0 {
+			return false
+		}
+		m := plainWork.FindStringSubmatch(parts[0])
+		if m == nil {
+			return false
+		}
+		work = strings.TrimSpace(workTail.ReplaceAllString(m[1], ""))
+	}
+	m := workOf.FindStringSubmatch(work)
+	if m == nil {
+		return false
+	}
+	whose := runWords(m[2])
+	if len(whose) == 0 || r.phrase.holds(runWords(m[1]+" of "+m[2])) {
+		return false
+	}
+	if _, book := corpus.LookupBook(m[2]); book {
+		return false
+	}
+	first := unpossessed(whose[0])
+	return r.proper[first] > 0 || len(r.phrase.post[first]) == 0
 }
