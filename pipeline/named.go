@@ -19,7 +19,7 @@ import (
 // words: "explain the golden rule" cited Revelation 8:3's golden censer.
 // Such a question is asked plainly when, so asked, its best route is a
 // topic or entry that names the work whole (namesWhole); a work Nave's
-// does not name ("the nicene creed", "the gospel of judas") is asked as
+// does not name ("the nicene creed", "the olivet discourse") is asked as
 // the question was.
 
 // namedFrames are frames asking to explain or tell a work beside the
@@ -39,6 +39,9 @@ var namedFrames = []*regexp.Regexp{
 	regexp.MustCompile(`^(?:(?:what(?:'s|s| is| was)?|whats)\s+)?the\s+(?:real\s+|deeper\s+|spiritual\s+)?(?:meaning|significance|moral|takeaway)\s+(?:of|in|behind)\s+(.+)$`),
 }
 
+// workFrames are the frames naming a work: a book's summary's and these.
+var workFrames = append(append([]*regexp.Regexp{}, summaryFrames...), namedFrames...)
+
 // storyOf opens a work told as a story: "the story of zaccheus" is
 // Zacchaeus.
 var storyOf = regexp.MustCompile(`^(?:the\s+)?(?:whole\s+|full\s+|bible\s+|biblical\s+)?(?:story|account|narrative|tale|episode|event)\s+(?:of|about|behind)\s+`)
@@ -46,8 +49,9 @@ var storyOf = regexp.MustCompile(`^(?:the\s+)?(?:whole\s+|full\s+|bible\s+|bibli
 // namedWork is the work a question asks to explain or summarize, in
 // lower case ("the sermon on the mount"), from its first sentence: a
 // dash or second sentence may ask more ("Moses striking the rock - what's
-// the lesson there"), which the plain question leaves out as the
-// answer's passage answers it. False when no frame reads the question.
+// the lesson there"), which the plain question leaves out; it is
+// answered from the passage the name finds. False when no frame reads
+// the question.
 func namedWork(question string) (string, bool) {
 	parts := askedParts(question)
 	if len(parts) == 0 {
@@ -56,8 +60,7 @@ func namedWork(question string) (string, bool) {
 	// "Moses striking the rock - what's the lesson there": the work
 	// is before the dash.
 	s, _, _ := strings.Cut(strings.NewReplacer(" – ", " - ", " — ", " - ").Replace(parts[0]), " - ")
-	frames := append(append([]*regexp.Regexp{}, summaryFrames...), namedFrames...)
-	for _, f := range frames {
+	for _, f := range workFrames {
 		m := f.FindStringSubmatch(s)
 		if m == nil {
 			continue
