@@ -218,12 +218,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 			return ans, err
 		}
 	}
-	if len(opts.Context) == 0 && a.r.outsideKJV(question) {
+	work, framed := namedWork(question)
+	if len(opts.Context) == 0 && a.r.outsideKJV(question, work, framed) {
 		// "What is the Gospel of Judas about?": a work the KJV does not
 		// hold (named.go).
 		return declined(Answer{}), nil
 	}
-	if work, ok := namedWork(question); ok && len(opts.Context) == 0 && !opts.unnamed {
+	if framed && len(opts.Context) == 0 && !opts.unnamed {
 		// "Summarize the Sermon on the Mount", "explain the golden
 		// rule": asked plainly when Nave's names the work (named.go).
 		plain, named, err := a.plainNamed(ctx, work)

@@ -116,10 +116,10 @@ var (
 // book of life"). Such a question was answered from the person's
 // verses, as if the KJV told the work: Judas' betrayal for the Gospel of
 // Judas. The sources say it: the KJV's books, its wording and its names;
-// no list of apocrypha.
-func (r *Retriever) outsideKJV(question string) bool {
-	work, ok := namedWork(question)
-	if !ok {
+// no list of apocrypha. work and framed are namedWork's of the question;
+// unframed, a plain "what is the gospel of thomas" is read.
+func (r *Retriever) outsideKJV(question, work string, framed bool) bool {
+	if !framed {
 		parts := askedParts(question)
 		if len(parts) == 0 {
 			return false
