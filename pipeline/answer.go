@@ -237,6 +237,13 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 			return a.Answer(ctx, plain, maxRefs, inner)
 		}
 	}
+	if len(opts.Context) == 0 {
+		// "a good verse for a wedding card": the key passages of the
+		// theme the occasion is about (offer.go).
+		if theme, ok := a.r.offeredTheme(a.r.respellWords(question)); ok {
+			return a.offered(ctx, question, theme, maxRefs, opts.Extractive)
+		}
+	}
 	if words, ok := quotationQuestion(question); ok && len(opts.Context) == 0 && !opts.unquoted {
 		// "Who said am I my brother's keeper?", "what verse says pride
 		// comes before a fall": the verses holding the words, and who

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -150,6 +151,7 @@ func LoadRetriever(ctx context.Context, st *store.Store, cfg RetrievalConfig) (*
 	r.Lemma = func(w string) bool { return slices.Contains(wn.BaseForms(w), w) }
 	r.Speech = func(w string) bool { return communicationVerb(wn, w) }
 	r.senses = newSenses(wn, r)
+	r.offer = sync.OnceValue(func() *occasionThemes { return newOccasionThemes(wn, r.namesEntity) })
 	r.fate = newFateClassifier(wn)
 	r.timeNouns = timeNouns(wn, r.verses)
 	r.kindOf = func(w, k string) bool { return wn.KindOf(w, k, 3) }

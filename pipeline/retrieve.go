@@ -153,6 +153,10 @@ type Retriever struct {
 	// ("ishbosheth" → "ish-bosheth"; fate.go).
 	hyphened map[string]string
 	bridge   *themeBridge // a question's words to the themes they mean (bridge.go); nil without word vectors
+	// offer is what an offer request reads of WordNet (offer.go), built
+	// on the first; nil without WordNet. A func, so that copies of the
+	// retriever share it.
+	offer func() *occasionThemes
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
