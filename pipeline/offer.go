@@ -264,8 +264,8 @@ func (r *Retriever) occasionTheme(w offerWord) string {
 		}
 		return ""
 	}
-	// A related word titles a theme itself or by its derived forms: a
-	// definition's "dead" names DEATH.
+	// A related word titles a theme itself or by a derived form of any
+	// of its senses: a funeral's definition's "buried" names BURIAL.
 	related := func(x string) string {
 		if t := key(x); t != "" {
 			return t
