@@ -41,13 +41,6 @@ var occasionPreps = map[string]bool{
 	"for": true, "at": true, "in": true, "into": true, "before": true,
 }
 
-// WordNet's lexicographer files of noun.artifact (a card, a sign) and
-// noun.food (a toast's bread).
-const (
-	lexNounArtifact = 6
-	lexNounFood     = 13
-)
-
 // medium are the lexicographer files of the medium a verse is written on
 // or in, no occasion: an artifact, food, and noun.communication (an
 // announcement, a bulletin, the verse itself). A collocation whose first
@@ -61,7 +54,10 @@ var medium = map[uint8]bool{lexNounArtifact: true, lexNounCommunication: true, l
 // held (cognition, attribute) or a process; not a place (the front), a
 // group (a party), a natural phenomenon (Easter, the east wind) or a
 // thing.
-var occasionSense = map[uint8]bool{4: true, 7: true, 9: true, 11: true, 12: true, 22: true, 26: true, 28: true}
+var occasionSense = map[uint8]bool{
+	lexNounAct: true, lexNounAttribute: true, lexNounCognition: true, lexNounEvent: true,
+	lexNounFeeling: true, lexNounProcess: true, lexNounState: true, lexNounTime: true,
+}
 
 // offerWord is a word of an offer request that may name its occasion,
 // with whether it names the person the verse is for.

@@ -35,6 +35,21 @@ const lexNounLocation = 15
 // lexNounTime is WordNet's lexicographer file number of noun.time.
 const lexNounTime = 28
 
+// More of WordNet's noun lexicographer files (lexnames(5WN)), read by
+// offer requests (offer.go): what an occasion can be (an act, an
+// attribute, an event, a feeling, a process, a state) and the medium a
+// verse is written on (an artifact: a card; food: a toast's bread).
+const (
+	lexNounAct       = 4
+	lexNounArtifact  = 6
+	lexNounAttribute = 7
+	lexNounEvent     = 11
+	lexNounFeeling   = 12
+	lexNounFood      = 13
+	lexNounProcess   = 22
+	lexNounState     = 26
+)
+
 // lexNounObject is WordNet's lexicographer file number of noun.object
 // (natural objects: mountains, rivers, islands).
 const lexNounObject = 17
