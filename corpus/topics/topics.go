@@ -21,7 +21,7 @@ import (
 	"github.com/selahdev/selah/corpus"
 )
 
-//go:embed hubs.json keys.json
+//go:embed hubs.json keys.json nicknames.json
 var files embed.FS
 
 // Hub is one topic hub.

@@ -270,3 +270,56 @@ func TestParseKeysInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestNicknames checks the embedded nicknames: the file parses, and each
+// entry is a teacher's short list (at most six passages of at most twenty
+// verses of one chapter). That the KJV writes none of the names is
+// checked against the text in package pipeline.
+func TestNicknames(t *testing.T) {
+	t.Parallel()
+	b, err := files.ReadFile("nicknames.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := parseNicknames(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ns) < 100 {
+		t.Errorf("%d nicknames, want the 200-odd written", len(ns))
+	}
+	for _, n := range ns {
+		if len(n.refs) > 6 {
+			t.Errorf("%s: %d passages, want at most 6", n.Name, len(n.refs))
+		}
+		for _, r := range n.refs {
+			if ids := r.VerseIDs(); len(ids) > 20 || ids[0].Chapter() != ids[len(ids)-1].Chapter() {
+				t.Errorf("%s: %s is no short passage", n.Name, r)
+			}
+		}
+	}
+	all := Nicknames()
+	if len(all) != len(ns) || len(all[0].References()) == 0 {
+		t.Fatalf("Nicknames() = %d entries, first %v", len(all), all[0])
+	}
+}
+
+func TestParseNicknamesInvalid(t *testing.T) {
+	t.Parallel()
+	for name, in := range map[string]string{
+		"not json":      `[`,
+		"unknown field": `[{"name":"the Beatitudes","passages":["Matthew 5:3-12"],"why":"x"}]`,
+		"no name":       `[{"name":"","passages":["Matthew 5:3-12"]}]`,
+		"padded":        `[{"name":" the Beatitudes","passages":["Matthew 5:3-12"]}]`,
+		"no word":       `[{"name":"666","passages":["Revelation 13:18"]}]`,
+		"no passages":   `[{"name":"the Beatitudes","passages":[]}]`,
+		"bad passage":   `[{"name":"the Beatitudes","passages":["Matthew 99:1"]}]`,
+		"name twice":    `[{"name":"the Beatitudes","passages":["Matthew 5:3"]},{"name":"The beatitudes","passages":["Luke 6:20"]}]`,
+		"alias twice":   `[{"name":"the Decalogue","aliases":["the decalogue"],"passages":["Exodus 20:1-17"]}]`,
+		"passage twice": `[{"name":"the Beatitudes","passages":["Matthew 5:3-12","Matt 5:3-12"]}]`,
+	} {
+		if _, err := parseNicknames([]byte(in)); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
