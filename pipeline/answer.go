@@ -224,6 +224,20 @@ func (a *Answerer) Answer(ctx context.Context, question string, maxRefs int, opt
 		// hold (named.go).
 		return declined(Answer{}), nil
 	}
+	if len(opts.Context) == 0 {
+		// "What is the Great Commission?", "where are the beatitudes": a
+		// name the KJV never writes, answered from the passages it names
+		// (nickname.go).
+		nick, ok := a.r.nicknamed(question)
+		if !ok {
+			// "the benedictus" is no misspelt "benedicts"; "jonahs
+			// prayer" may be a misspelt name.
+			nick, ok = a.r.nicknamed(a.r.respellWords(question))
+		}
+		if ok {
+			return a.cited(ctx, question, nick.Name, nick.References(), maxRefs, opts.Extractive)
+		}
+	}
 	if framed && len(opts.Context) == 0 && !opts.unnamed {
 		// "Summarize the Sermon on the Mount", "explain the golden
 		// rule": asked plainly when Nave's names the work (named.go).

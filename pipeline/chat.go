@@ -124,6 +124,10 @@ func chatUserMessage(q Question) string {
 	for _, p := range q.Passages {
 		// The passage the question names is what it asks about; the
 		// verses offered are its own.
+		if q.Named != "" {
+			fmt.Fprintf(&b, "The question asks about %s; %s %s is cited for it: answer from it and cite it.\n\n", q.Named, spanReference(p.Verses), cited(p.Verses))
+			continue
+		}
 		fmt.Fprintf(&b, "The question names %s %s: answer from it and cite it.\n\n", spanReference(p.Verses), cited(p.Verses))
 	}
 	var facts []string

@@ -489,3 +489,21 @@ func TestChatFateFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestChatNicknameFacts: a question asking about a name the KJV never
+// writes has its model told the name and the passage cited for it.
+func TestChatNicknameFacts(t *testing.T) {
+	t.Parallel()
+	f := &fakeChat{t: t, model: func(vs []offered) string {
+		return draftJSON("Jesus sends his disciples to all nations [1].", "The disciples are sent [1].", 1)
+	}}
+	chat := f.serve(pipeline.ChatConfig{Model: "test-model"})
+	if _, err := setup(t).answerer(chat).Answer(t.Context(), "What is the Great Commission?", 3, pipeline.AnswerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := f.prompt()
+	want := "The question asks about the Great Commission; Matthew 28:18-20 [1] [2] [3] is cited for it"
+	if !strings.Contains(prompt, want) || strings.Contains(prompt, "The question names") {
+		t.Errorf("prompt lacks %q:\n%.600s", want, prompt)
+	}
+}

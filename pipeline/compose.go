@@ -153,7 +153,13 @@ func (c *composition) passageDraft() (Draft, error) {
 		}
 		ref := spanReference(p.Verses)
 		text := quotation(c.spanText(p.Verses), maxQuoteRunes, cutQuoteRunes, minCutRunes)
-		sentences = append(sentences, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref))
+		if c.q.Named != "" && len(sentences) == 0 {
+			// "For the Great Commission, Matthew 28:18-20 reads: …": the
+			// name asked about, which the passage does not hold.
+			sentences = append(sentences, fmt.Sprintf("For %s, %s reads: \"%s\" (%s).", c.q.Named, ref, text, ref))
+		} else {
+			sentences = append(sentences, fmt.Sprintf("%s reads: \"%s\" (%s).", ref, text, ref))
+		}
 		if len(p.Filed) > 0 {
 			s := fmt.Sprintf("Nave's Topical Bible lists %s under %s.", ref, joinAnd(p.Filed))
 			sentences = append(sentences, s)
@@ -633,6 +639,9 @@ func (c *composition) quoteSummary() string {
 		span = []corpus.VerseID{c.q.Candidates[0].Verse.ID}
 	}
 	text := quotation(firstClause(c.spanText(span)), maxSummaryRunes, maxSummaryRunes, minSummaryRunes)
+	if c.q.Named != "" {
+		return fmt.Sprintf("%s: \"%s\" (%s).", upperFirst(c.q.Named), text, spanReference(span))
+	}
 	return fmt.Sprintf("In short: \"%s\" (%s).", text, spanReference(span))
 }
 

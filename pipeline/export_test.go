@@ -1,6 +1,10 @@
 package pipeline
 
-import "github.com/selahdev/selah/corpus"
+import (
+	"strings"
+
+	"github.com/selahdev/selah/corpus"
+)
 
 // Evidence exposes the relevance score to the external tests.
 func Evidence(r *Retriever, question string, id corpus.VerseID) float64 {
@@ -98,4 +102,18 @@ func KinFacts(r *NaveRouter) []string {
 func FateQuestion(r *Retriever, q string) (roots, person []string, kin string, unknown, happened, ok bool) {
 	ask, ok := r.fateQuestion(q)
 	return ask.Roots, ask.Person, ask.Kin, ask.Unknown, ask.Happened, ok
+}
+
+// KJVWrites returns a test of whether some KJV verse holds a text's
+// words in order, as the index reads words ("Jacob's ladder": "jacob
+// ladder").
+func KJVWrites(r *Retriever) func(text string) bool {
+	var b strings.Builder
+	for _, v := range r.verses {
+		b.WriteString(" " + strings.Join(runWords(v.Text), " ") + " \n")
+	}
+	all := b.String()
+	return func(text string) bool {
+		return strings.Contains(all, " "+strings.Join(runWords(text), " ")+" ")
+	}
 }

@@ -54,6 +54,10 @@ type Question struct {
 	// mean?"), in order: the answer cites and quotes them first, and their
 	// verses are its candidates.
 	Passages []Passage
+	// Named, when set, is the name the question asks about ("the Great
+	// Commission") and Passages the passages cited for it (nickname.go):
+	// the question names the thing, not the passages.
+	Named string
 	// Words are the Strong's dictionary entries a word-meaning question
 	// asks about ("What does agape mean?", lexicon.go): the answer says
 	// what each is and means, and its candidates are verses translating

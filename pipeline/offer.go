@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/selahdev/selah/corpus"
 	"github.com/selahdev/selah/corpus/topics"
 	"github.com/selahdev/selah/corpus/wordnet"
 )
@@ -373,19 +372,5 @@ func (r *Retriever) offeredTheme(question string) (string, bool) {
 // Nave's may file its verses elsewhere: Psalms 34:18 under HEART).
 func (a *Answerer) offered(ctx context.Context, question, theme string, maxRefs int, extractive bool) (Answer, error) {
 	k, _ := topics.KeyFor(theme)
-	var runs [][]corpus.VerseID
-	for _, ref := range k.References() {
-		if len(runs) == maxRefs {
-			break
-		}
-		runs = append(runs, ref.VerseIDs())
-	}
-	q, err := a.passageQuestion(ctx, question, "", runs, maxRefs)
-	if err != nil {
-		return Answer{}, err
-	}
-	for i := range q.Passages {
-		q.Passages[i].Filed = nil
-	}
-	return a.write(ctx, q, Answer{}, extractive)
+	return a.cited(ctx, question, "", k.References(), maxRefs, extractive)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/selahdev/selah/corpus"
+	"github.com/selahdev/selah/corpus/topics"
 	"github.com/selahdev/selah/store"
 )
 
@@ -157,6 +158,9 @@ type Retriever struct {
 	// on the first; nil without WordNet. A func, so that copies of the
 	// retriever share it.
 	offer func() *occasionThemes
+	// nicknames are the names the KJV never writes of passages and
+	// teachings (nickname.go).
+	nicknames *nicknameIndex
 
 	// Dense is the dense source (trained word vectors, or the
 	// OpenAI-compatible embeddings in pgvector); nil skips it. DenseName
@@ -246,6 +250,7 @@ func newRetriever(vs []corpus.Verse, web, gloss []string, opt LexicalOptions) *R
 		determined: determined, rare: rare, writers: letterWriters(vs, names), hyphened: hyphenedNames(names),
 		speller: newSpeller(kjv, web, proper, bookWords()), phrase: buildPhraseIndex(kjv, web, opt.NoWeb),
 		bookTerms: map[string]bool{}}
+	r.nicknames = newNicknameIndex(topics.Nicknames(), r.phrase.holds)
 	for _, b := range corpus.Books() {
 		r.lex.an.terms(b.Name, func(t string) { r.bookTerms[t] = true })
 	}
