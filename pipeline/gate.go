@@ -54,7 +54,7 @@ type ThemeGate struct {
 
 // themeGate is the shipped model, printed by selah eval --calibrate
 // (DEVELOPERS.md, "Quality").
-var themeGate = ThemeGate{Bias: -1.838, W: [3]float64{2.381, -6.897, 5.347}}
+var themeGate = ThemeGate{Bias: -1.884, W: [3]float64{2.409, -6.83, 5.401}}
 
 func (g ThemeGate) prob(f gateFeatures) float64 {
 	z := g.Bias
