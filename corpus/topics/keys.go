@@ -40,17 +40,7 @@ func (k Key) References() []corpus.Reference {
 }
 
 // loadKeys is called once; the embedded file is checked by the tests.
-var loadKeys = sync.OnceValue(func() map[string]Key {
-	b, err := files.ReadFile("keys.json")
-	if err != nil {
-		panic(fmt.Sprintf("topics: %v", err))
-	}
-	keys, err := parseKeys(b)
-	if err != nil {
-		panic(err.Error())
-	}
-	return keys
-})
+var loadKeys = sync.OnceValue(func() map[string]Key { return mustParse("keys.json", parseKeys) })
 
 // KeyFor returns the key passages of a Nave's topic, by its title in any
 // case.

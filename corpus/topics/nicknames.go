@@ -48,17 +48,7 @@ func (n Nickname) References() []corpus.Reference {
 }
 
 // loadNicknames is called once; the embedded file is checked by the tests.
-var loadNicknames = sync.OnceValue(func() []Nickname {
-	b, err := files.ReadFile("nicknames.json")
-	if err != nil {
-		panic(fmt.Sprintf("topics: %v", err))
-	}
-	ns, err := parseNicknames(b)
-	if err != nil {
-		panic(err.Error())
-	}
-	return ns
-})
+var loadNicknames = sync.OnceValue(func() []Nickname { return mustParse("nicknames.json", parseNicknames) })
 
 // Nicknames returns every nickname, in the file's order.
 func Nicknames() []Nickname {

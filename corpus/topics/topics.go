@@ -85,17 +85,21 @@ type catalog struct {
 
 // load is called once; the embedded file is checked by the tests, so a
 // failure here is a build defect.
-var load = sync.OnceValue(func() *catalog {
-	b, err := files.ReadFile("hubs.json")
+var load = sync.OnceValue(func() *catalog { return mustParse("hubs.json", parse) })
+
+// mustParse reads and parses an embedded file. The tests check every
+// embedded file, so a failure is a build defect and panics.
+func mustParse[T any](name string, parse func([]byte) (T, error)) T {
+	b, err := files.ReadFile(name)
 	if err != nil {
 		panic(fmt.Sprintf("topics: %v", err))
 	}
-	c, err := parse(b)
+	v, err := parse(b)
 	if err != nil {
 		panic(err.Error())
 	}
-	return c
-})
+	return v
+}
 
 // All returns every hub, ordered by title.
 func All() []Hub {
