@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/kljensen/snowball/english"
 
@@ -130,13 +131,8 @@ func (r *Retriever) nicknamed(question string) (topics.Nickname, bool) {
 	}
 	an := &analyzer{}
 	var own map[string]bool // the passages' terms, read when needed
-	for _, w := range rest {
-		if isStop(w) || anaphora[w] {
-			continue
-		}
-		framing := true
-		an.terms(w, func(t string) { framing = framing && (questionFrame[t] || r.nicknames.frame[t]) })
-		if framing {
+	for _, w := range contentWords(strings.Join(rest, " ")) {
+		if anyTerm(an, w, r.nicknames.frame) {
 			continue
 		}
 		if own == nil {
