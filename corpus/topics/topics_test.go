@@ -220,14 +220,7 @@ func TestAllAndBySlug(t *testing.T) {
 // (at most eight passages of at most a chapter each).
 func TestKeys(t *testing.T) {
 	t.Parallel()
-	b, err := files.ReadFile("keys.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := parseKeys(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := parseEmbedded(t, "keys.json", parseKeys)
 	if len(keys) < 500 {
 		t.Errorf("%d key lists, want the 800-odd theme topics written", len(keys))
 	}
@@ -277,14 +270,7 @@ func TestParseKeysInvalid(t *testing.T) {
 // checked against the text in package pipeline.
 func TestNicknames(t *testing.T) {
 	t.Parallel()
-	b, err := files.ReadFile("nicknames.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := parseNicknames(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := parseEmbedded(t, "nicknames.json", parseNicknames)
 	if len(ns) < 100 {
 		t.Errorf("%d nicknames, want the 200-odd written", len(ns))
 	}
@@ -322,4 +308,19 @@ func TestParseNicknamesInvalid(t *testing.T) {
 			t.Errorf("%s: parsed", name)
 		}
 	}
+}
+
+// parseEmbedded reads and parses an embedded file, failing the test on
+// an error.
+func parseEmbedded[T any](t *testing.T, name string, parse func([]byte) (T, error)) T {
+	t.Helper()
+	b, err := files.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
